@@ -1,0 +1,49 @@
+import { RpcServer } from '@theia/core/lib/common/messaging/proxy-factory';
+import { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
+
+export const ideCompanionServicePath = '/services/ai-cli-ide-companion';
+
+/** A CLI session connected to a window's companion server. */
+export interface CliSessionInfo {
+    readonly sessionId: string;
+    /** `clientInfo` from the MCP initialize request. */
+    readonly clientName: string;
+    readonly clientVersion: string;
+    /** Unix time in milliseconds. */
+    readonly connectedAt: number;
+}
+
+/** What the backend tells a window about the server it runs for it. */
+export interface WindowCompanionStatus {
+    /** Stable across reloads of the same browser tab, so CLI sessions survive a reload. */
+    readonly windowId: string;
+    readonly port: number;
+    readonly flavours: readonly CliFlavourId[];
+    /** The realpath'd workspace roots advertised to the CLIs. */
+    readonly workspaceRoots: readonly string[];
+    readonly sessions: readonly CliSessionInfo[];
+    /** Variables that point a CLI started in this window's terminals at this window's server. */
+    readonly terminalEnvironment: Readonly<Record<string, string>>;
+}
+
+export interface AttachWindowRequest {
+    /** The id this browser tab used before a reload, if any. */
+    readonly windowId?: string;
+    /** Workspace root URIs (`file:///…`) as the frontend knows them. */
+    readonly rootUris: readonly string[];
+}
+
+export const IdeCompanionBackend = Symbol('IdeCompanionBackend');
+/** One instance per frontend connection (browser window). */
+export interface IdeCompanionBackend extends RpcServer<IdeCompanionFrontendClient> {
+    /** Starts or re-attaches this window's server; resolves once its discovery files are on disk. */
+    attachWindow(request: AttachWindowRequest): Promise<WindowCompanionStatus>;
+    /** Rewrites the discovery files for new roots; resolves with the updated status. */
+    setWorkspaceRoots(rootUris: readonly string[]): Promise<WindowCompanionStatus>;
+    getStatus(): Promise<WindowCompanionStatus | undefined>;
+}
+
+export const IdeCompanionFrontendClient = Symbol('IdeCompanionFrontendClient');
+export interface IdeCompanionFrontendClient {
+    onDidChangeStatus(status: WindowCompanionStatus): void;
+}

@@ -1,0 +1,273 @@
+import * as http from 'http';
+import { AddressInfo } from 'net';
+import { randomUUID } from 'crypto';
+import express = require('express');
+import type { Request, Response, NextFunction } from 'express';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { Emitter, Event } from '@theia/core/lib/common/event';
+import { COMPANION_SERVER_INFO, MCP_ENDPOINT_PATH } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/companion-identity';
+import { IdeNotification, IdeNotificationSchema } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-notifications';
+import { CliSessionInfo } from '../common/ide-companion-protocol';
+import { CompanionLogger } from './companion-logger';
+import { createMcpRequestGuard, jsonRpcError } from './mcp-request-guard';
+
+export interface CompanionMcpServerOptions {
+    readonly authToken: string;
+    readonly logger: CompanionLogger;
+    /** Largest accepted JSON body; larger ones get 413. Diffs of multi-MB files must fit. */
+    readonly maxBodyBytes?: number;
+    /** How long a session may be without its SSE stream before it counts as gone. */
+    readonly streamGraceMs?: number;
+    /** Registers the tools of one MCP session; called once per session. */
+    readonly configureSession?: (server: McpServer, sessionId: string) => void;
+}
+
+interface Session {
+    readonly id: string;
+    readonly transport: StreamableHTTPServerTransport;
+    readonly mcp: McpServer;
+    info?: CliSessionInfo;
+    openStreams: number;
+    streamGraceTimer?: NodeJS.Timeout;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+const DEFAULT_STREAM_GRACE_MS = 5000;
+
+/**
+ * One window's MCP server: Streamable HTTP at /mcp on 127.0.0.1, a random port, stateful sessions,
+ * and a fresh McpServer per session (a single McpServer connected to several transports loses all
+ * but the last: modelcontextprotocol/typescript-sdk#961).
+ */
+export class CompanionMcpServer {
+    protected readonly sessions = new Map<string, Session>();
+    protected httpServer?: http.Server;
+    protected readonly sockets = new Set<import('net').Socket>();
+    protected _port = 0;
+    protected stopped = false;
+
+    protected readonly onDidChangeSessionsEmitter = new Emitter<readonly CliSessionInfo[]>();
+    readonly onDidChangeSessions: Event<readonly CliSessionInfo[]> = this.onDidChangeSessionsEmitter.event;
+    /** Fires when a session's SSE stream opens: the moment it can first receive notifications. */
+    protected readonly onDidOpenStreamEmitter = new Emitter<string>();
+    readonly onDidOpenStream: Event<string> = this.onDidOpenStreamEmitter.event;
+
+    constructor(protected readonly options: CompanionMcpServerOptions) { }
+
+    get port(): number {
+        return this._port;
+    }
+
+    get connectedSessions(): CliSessionInfo[] {
+        return [...this.sessions.values()].flatMap(session => session.info ? [session.info] : []);
+    }
+
+    async start(): Promise<number> {
+        const app = express();
+        app.disable('x-powered-by');
+        app.use(createMcpRequestGuard({
+            authToken: this.options.authToken,
+            port: () => this._port,
+            onRefused: (status, reason) => this.options.logger.warn(`Refused a request (${status}): ${reason}`)
+        }));
+        app.use(express.json({ limit: this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES }));
+        app.post(MCP_ENDPOINT_PATH, (req, res) => this.handlePost(req, res));
+        app.get(MCP_ENDPOINT_PATH, (req, res) => this.handleSessionRequest(req, res, true));
+        app.delete(MCP_ENDPOINT_PATH, (req, res) => this.handleSessionRequest(req, res, false));
+        app.all('*', (_req, res) => { res.status(404).json(jsonRpcError(-32601, `Not found: the MCP endpoint is ${MCP_ENDPOINT_PATH}`)); });
+        app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => this.handleError(error, res));
+
+        const server = http.createServer(app);
+        server.on('connection', socket => {
+            this.sockets.add(socket);
+            socket.once('close', () => this.sockets.delete(socket));
+        });
+        await new Promise<void>((resolve, reject) => {
+            server.once('error', reject);
+            server.listen(0, '127.0.0.1', () => {
+                server.off('error', reject);
+                resolve();
+            });
+        });
+        this.httpServer = server;
+        this._port = (server.address() as AddressInfo).port;
+        return this._port;
+    }
+
+    /** Sends a validated notification to every session; a session that fails does not affect the others. */
+    async notifyAll(notification: IdeNotification): Promise<void> {
+        const checked = IdeNotificationSchema.parse(notification);
+        await Promise.all([...this.sessions.keys()].map(id => this.sendTo(id, checked)));
+    }
+
+    async notify(sessionId: string, notification: IdeNotification): Promise<boolean> {
+        return this.sendTo(sessionId, IdeNotificationSchema.parse(notification));
+    }
+
+    protected async sendTo(sessionId: string, notification: IdeNotification): Promise<boolean> {
+        const session = this.sessions.get(sessionId);
+        if (!session?.info) {
+            return false;
+        }
+        try {
+            await session.mcp.server.notification(notification);
+            return true;
+        } catch (error) {
+            this.options.logger.warn(`Could not send ${notification.method} to session ${sessionId}: ${describe(error)}`);
+            return false;
+        }
+    }
+
+    protected async handlePost(req: Request, res: Response): Promise<void> {
+        const sessionId = req.headers['mcp-session-id'];
+        if (typeof sessionId === 'string') {
+            const session = this.sessions.get(sessionId);
+            if (!session) {
+                res.status(404).json(jsonRpcError(-32001, `Session not found: ${sessionId} is unknown or closed; initialize a new session`));
+                return;
+            }
+            await session.transport.handleRequest(req, res, req.body);
+            return;
+        }
+        if (!isInitializeRequest(req.body)) {
+            res.status(400).json(jsonRpcError(-32600, 'Bad Request: no Mcp-Session-Id header, and the body is not an initialize request'));
+            return;
+        }
+        if (this.stopped) {
+            res.status(503).json(jsonRpcError(-32000, 'The window is closing'));
+            return;
+        }
+        await this.createSessionTransport().handleRequest(req, res, req.body);
+    }
+
+    protected createSessionTransport(): StreamableHTTPServerTransport {
+        const mcp = new McpServer({ ...COMPANION_SERVER_INFO }, { capabilities: { tools: { listChanged: false }, logging: {} } });
+        let session: Session | undefined;
+        const transport = new StreamableHTTPServerTransport({
+            sessionIdGenerator: () => randomUUID(),
+            onsessioninitialized: id => {
+                session = { id, transport, mcp, openStreams: 0 };
+                this.sessions.set(id, session);
+                this.options.configureSession?.(mcp, id);
+            }
+        });
+        mcp.server.oninitialized = () => {
+            if (!session) {
+                return;
+            }
+            const client = mcp.server.getClientVersion();
+            session.info = {
+                sessionId: session.id,
+                clientName: client?.name ?? 'unknown client',
+                clientVersion: client?.version ?? '',
+                connectedAt: Date.now()
+            };
+            this.options.logger.info(`CLI session ${session.id} connected: ${session.info.clientName} ${session.info.clientVersion}`);
+            this.fireSessionsChanged();
+        };
+        transport.onclose = () => {
+            if (session && this.sessions.delete(session.id)) {
+                clearTimeout(session.streamGraceTimer);
+                this.options.logger.info(`CLI session ${session.id} disconnected`);
+                this.fireSessionsChanged();
+            }
+        };
+        mcp.connect(transport).catch(error => this.options.logger.error(`Could not start an MCP session: ${describe(error)}`));
+        return transport;
+    }
+
+    protected async handleSessionRequest(req: Request, res: Response, isStream: boolean): Promise<void> {
+        const sessionId = req.headers['mcp-session-id'];
+        const session = typeof sessionId === 'string' ? this.sessions.get(sessionId) : undefined;
+        if (!session) {
+            res.status(typeof sessionId === 'string' ? 404 : 400).json(jsonRpcError(-32001, typeof sessionId === 'string'
+                ? `Session not found: ${sessionId} is unknown or closed`
+                : 'Bad Request: Mcp-Session-Id header is required'));
+            return;
+        }
+        if (isStream) {
+            this.trackStream(session, res);
+        }
+        await session.transport.handleRequest(req, res);
+    }
+
+    /**
+     * A CLI that dies never says goodbye; its SSE stream just closes. A session whose stream stays
+     * closed for the grace period is ended so the window stops listing it and its diffs can close.
+     */
+    protected trackStream(session: Session, res: Response): void {
+        clearTimeout(session.streamGraceTimer);
+        session.openStreams++;
+        let opened = false;
+        const onOpen = () => {
+            if (!opened && res.statusCode === 200) {
+                opened = true;
+                this.onDidOpenStreamEmitter.fire(session.id);
+            }
+        };
+        // The transport writes the SSE headers synchronously inside handleRequest; notify right after.
+        setImmediate(onOpen);
+        res.once('close', () => {
+            session.openStreams--;
+            if (session.openStreams === 0 && this.sessions.has(session.id) && !this.stopped) {
+                session.streamGraceTimer = setTimeout(() => {
+                    if (session.openStreams === 0 && this.sessions.has(session.id)) {
+                        this.options.logger.info(`CLI session ${session.id} lost its event stream; closing it`);
+                        session.transport.close().catch(() => undefined);
+                    }
+                }, this.options.streamGraceMs ?? DEFAULT_STREAM_GRACE_MS);
+            }
+        });
+    }
+
+    protected handleError(error: unknown, res: Response): void {
+        const type = (error as { type?: string }).type;
+        if (res.headersSent) {
+            return;
+        }
+        if (type === 'entity.too.large') {
+            res.status(413).json(jsonRpcError(-32600, `Payload Too Large: the body exceeds ${this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES} bytes`));
+        } else if (type === 'entity.parse.failed') {
+            res.status(400).json(jsonRpcError(-32700, 'Parse error: the body is not valid JSON'));
+        } else if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+            res.status(415).json(jsonRpcError(-32600, `Unsupported Media Type: ${describe(error)}`));
+        } else {
+            this.options.logger.error(`MCP request failed: ${describe(error)}`);
+            res.status(500).json(jsonRpcError(-32603, 'Internal error'));
+        }
+    }
+
+    protected fireSessionsChanged(): void {
+        this.onDidChangeSessionsEmitter.fire(this.connectedSessions);
+    }
+
+    async stop(): Promise<void> {
+        if (this.stopped) {
+            return;
+        }
+        this.stopped = true;
+        const sessions = [...this.sessions.values()];
+        this.sessions.clear();
+        await Promise.all(sessions.map(session => session.transport.close().catch(() => undefined)));
+        sessions.forEach(session => clearTimeout(session.streamGraceTimer));
+        if (sessions.length) {
+            this.fireSessionsChanged();
+        }
+        const server = this.httpServer;
+        if (server) {
+            await new Promise<void>(resolve => {
+                server.close(() => resolve());
+                // SSE streams are long-lived: end them so close() does not wait for the clients.
+                this.sockets.forEach(socket => socket.destroy());
+            });
+        }
+        this.onDidChangeSessionsEmitter.dispose();
+        this.onDidOpenStreamEmitter.dispose();
+    }
+}
+
+export function describe(error: unknown): string {
+    return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,67 @@
+import * as path from 'path';
+import { StdioConfig } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/discovery-files';
+import { CliFlavour, DiscoveryEndpoint } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/cli-flavour';
+import { ensurePrivateDirectory, removeFileSync, writePrivateFileAtomic } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/private-file';
+
+/**
+ * The discovery files of one window server, one per CLI flavour. Writes are atomic and serialized,
+ * so a burst of root changes can never leave an older body on disk after a newer one.
+ */
+export class DiscoveryFiles {
+    protected readonly written = new Map<CliFlavour, string>();
+    protected queue: Promise<unknown> = Promise.resolve();
+    protected disposed = false;
+
+    constructor(
+        protected readonly flavours: readonly CliFlavour[],
+        /** The `stdio` fallback to advertise in the file at the given path, if any. */
+        protected readonly stdioFor: (discoveryFile: string) => StdioConfig | undefined = () => undefined
+    ) { }
+
+    /** Paths currently on disk, by flavour id. */
+    get files(): ReadonlyMap<string, string> {
+        return new Map([...this.written].map(([flavour, file]) => [flavour.id, file]));
+    }
+
+    write(endpoint: DiscoveryEndpoint): Promise<void> {
+        return this.enqueue(async () => {
+            for (const flavour of this.flavours) {
+                if (this.disposed) {
+                    return;
+                }
+                const dir = flavour.discoveryDirectory();
+                await ensurePrivateDirectory(dir);
+                const file = path.join(dir, flavour.discoveryFileName(endpoint));
+                await writePrivateFileAtomic(file, JSON.stringify(flavour.discoveryFileContent(endpoint, this.stdioFor(file))));
+                const previous = this.written.get(flavour);
+                this.written.set(flavour, file);
+                if (previous && previous !== file) {
+                    removeFileSync(previous);
+                }
+                if (this.disposed) {
+                    // A stop raced with this write: the file must not outlive the server.
+                    removeFileSync(file);
+                }
+            }
+        });
+    }
+
+    /** Synchronous, so it also works from a process 'exit' handler. */
+    removeAllSync(): void {
+        this.disposed = true;
+        for (const file of this.written.values()) {
+            try {
+                removeFileSync(file);
+            } catch {
+                // Best effort: a file we cannot remove is cleaned by the next backend's stale scan.
+            }
+        }
+        this.written.clear();
+    }
+
+    protected enqueue(task: () => Promise<void>): Promise<void> {
+        const run = this.queue.then(task, task);
+        this.queue = run.catch(() => undefined);
+        return run;
+    }
+}

@@ -1,0 +1,63 @@
+import { inject, injectable } from '@theia/core/shared/inversify';
+import { DisposableCollection } from '@theia/core/lib/common/disposable';
+import { FileUri } from '@theia/core/lib/common/file-uri';
+import { AttachWindowRequest, IdeCompanionBackend, IdeCompanionFrontendClient, WindowCompanionStatus } from '../common/ide-companion-protocol';
+import { WindowCompanion } from './window-companion';
+import { WindowCompanionRegistry } from './window-companion-registry';
+
+/** The backend half of one frontend connection: it owns (at most) one window. */
+@injectable()
+export class IdeCompanionBackendImpl implements IdeCompanionBackend {
+
+    @inject(WindowCompanionRegistry)
+    protected readonly registry: WindowCompanionRegistry;
+
+    protected client?: IdeCompanionFrontendClient;
+    protected window?: WindowCompanion;
+    protected readonly toDisposeOnWindowChange = new DisposableCollection();
+
+    setClient(client: IdeCompanionFrontendClient | undefined): void {
+        this.client = client;
+    }
+
+    async attachWindow(request: AttachWindowRequest): Promise<WindowCompanionStatus> {
+        const window = await this.registry.attach(this, toFsPaths(request.rootUris), request.windowId);
+        if (window !== this.window) {
+            this.toDisposeOnWindowChange.dispose();
+            this.window = window;
+            this.toDisposeOnWindowChange.push(window.onDidChangeStatus(status => this.client?.onDidChangeStatus(status)));
+        }
+        return window.status;
+    }
+
+    async setWorkspaceRoots(rootUris: readonly string[]): Promise<WindowCompanionStatus> {
+        const window = this.requireWindow();
+        await window.setRoots(toFsPaths(rootUris));
+        return window.status;
+    }
+
+    async getStatus(): Promise<WindowCompanionStatus | undefined> {
+        return this.window?.status;
+    }
+
+    dispose(): void {
+        this.toDisposeOnWindowChange.dispose();
+        this.registry.detach(this);
+        this.window = undefined;
+    }
+
+    protected requireWindow(): WindowCompanion {
+        if (!this.window) {
+            throw new Error('attachWindow must be called first');
+        }
+        return this.window;
+    }
+}
+
+/** Only `file:` roots exist on this machine's disk, which is where the CLIs run. */
+function toFsPaths(rootUris: readonly string[]): string[] {
+    if (!Array.isArray(rootUris)) {
+        throw new Error('rootUris must be an array of file URIs');
+    }
+    return rootUris.filter(uri => typeof uri === 'string' && uri.startsWith('file:')).map(uri => FileUri.fsPath(uri));
+}

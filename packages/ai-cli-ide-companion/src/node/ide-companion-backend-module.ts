@@ -1,0 +1,24 @@
+import { ContainerModule } from '@theia/core/shared/inversify';
+import { ConnectionContainerModule } from '@theia/core/lib/node/messaging/connection-container-module';
+import { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
+import { RpcProxy } from '@theia/core/lib/common/messaging/proxy-factory';
+import { IdeCompanionBackend, IdeCompanionFrontendClient, ideCompanionServicePath } from '../common/ide-companion-protocol';
+import { IdeCompanionBackendImpl } from './ide-companion-backend-impl';
+import { WindowCompanionRegistry } from './window-companion-registry';
+
+const windowConnectionModule = ConnectionContainerModule.create(({ bind, bindBackendService }) => {
+    bind(IdeCompanionBackendImpl).toSelf().inSingletonScope();
+    bind(IdeCompanionBackend).toService(IdeCompanionBackendImpl);
+    bindBackendService<IdeCompanionBackend, IdeCompanionFrontendClient>(ideCompanionServicePath, IdeCompanionBackend,
+        (service, client: RpcProxy<IdeCompanionFrontendClient>) => {
+            service.setClient(client);
+            client.onDidCloseConnection(() => (service as IdeCompanionBackendImpl).dispose());
+            return service;
+        });
+});
+
+export default new ContainerModule(bind => {
+    bind(WindowCompanionRegistry).toSelf().inSingletonScope();
+    bind(BackendApplicationContribution).toService(WindowCompanionRegistry);
+    bind(ConnectionContainerModule).toConstantValue(windowConnectionModule);
+});

@@ -1,0 +1,138 @@
+import { randomUUID } from 'crypto';
+import { inject, injectable, named } from '@theia/core/shared/inversify';
+import { ILogger } from '@theia/core/lib/common/logger';
+import { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
+import { CliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/cli-flavour';
+import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/gemini-cli-flavour';
+import { QwenCodeFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/qwen-code-flavour';
+import { removeStaleDiscoveryFiles } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/discovery-file-cleaner';
+import { describe } from './companion-mcp-server';
+import { stdioBridgeCommand } from './stdio-bridge-command';
+import { WindowCompanion } from './window-companion';
+
+interface WindowEntry {
+    readonly companion: WindowCompanion;
+    /** The frontend connection that currently owns the window; undefined while it is away. */
+    owner?: object;
+    closeTimer?: NodeJS.Timeout;
+}
+
+/** Window ids come from the browser: accept only what we generate. */
+const WINDOW_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * All window servers of this backend. A window keeps its server (port, token, sessions) for a short
+ * grace period after its frontend connection drops, so a reloaded browser tab gets the same server
+ * back and the CLIs in its terminals never notice. After the grace period the server stops and its
+ * discovery files go.
+ */
+@injectable()
+export class WindowCompanionRegistry implements BackendApplicationContribution {
+
+    @inject(ILogger) @named('ai-cli-ide-companion:WindowCompanionRegistry')
+    protected readonly logger: ILogger;
+
+    protected readonly windows = new Map<string, WindowEntry>();
+    protected readonly flavours: readonly CliFlavour[] = [GeminiCliFlavour, QwenCodeFlavour];
+    protected staleFilesRemoved?: Promise<void>;
+    protected stopping = false;
+
+    /** How long a window's server outlives its frontend connection. */
+    reattachGraceMs = 10_000;
+
+    initialize(): void {
+        this.staleFilesRemoved = this.removeStaleFiles();
+    }
+
+    protected async removeStaleFiles(): Promise<void> {
+        for (const flavour of this.flavours) {
+            try {
+                const removed = await removeStaleDiscoveryFiles(flavour, process.pid);
+                removed.forEach(({ file, reason }) => this.logger.info(`Removed stale ${flavour.displayName} discovery file ${file}: ${reason}`));
+            } catch (error) {
+                this.logger.warn(`Could not scan ${flavour.displayName} discovery files: ${describe(error)}`);
+            }
+        }
+    }
+
+    /**
+     * Gives `owner` the window it had before a reload (same id, not owned by another live connection),
+     * or a new one. Resolves when the server listens and its discovery files are on disk.
+     */
+    async attach(owner: object, rootPaths: readonly string[], requestedId?: string): Promise<WindowCompanion> {
+        await (this.staleFilesRemoved ??= this.removeStaleFiles());
+        if (this.stopping) {
+            throw new Error('The backend is shutting down');
+        }
+        const existing = requestedId && WINDOW_ID.test(requestedId) ? this.windows.get(requestedId) : undefined;
+        if (existing && (existing.owner === undefined || existing.owner === owner)) {
+            clearTimeout(existing.closeTimer);
+            existing.closeTimer = undefined;
+            existing.owner = owner;
+            await existing.companion.setRoots(rootPaths);
+            this.logger.info(`Window ${existing.companion.windowId} re-attached`);
+            return existing.companion;
+        }
+        const companion = new WindowCompanion({
+            windowId: randomUUID(),
+            flavours: this.flavours,
+            logger: this.logger,
+            serverPid: process.pid,
+            stdioFor: stdioBridgeCommand
+        });
+        const entry: WindowEntry = { companion, owner };
+        this.windows.set(companion.windowId, entry);
+        try {
+            await companion.start(rootPaths);
+        } catch (error) {
+            this.windows.delete(companion.windowId);
+            await companion.stop().catch(() => undefined);
+            throw error;
+        }
+        return companion;
+    }
+
+    /** The owner's connection closed: keep the window for the grace period, then stop it. */
+    detach(owner: object): void {
+        for (const [id, entry] of this.windows) {
+            if (entry.owner !== owner) {
+                continue;
+            }
+            entry.owner = undefined;
+            clearTimeout(entry.closeTimer);
+            entry.closeTimer = setTimeout(() => this.close(id), this.reattachGraceMs);
+        }
+    }
+
+    get(windowId: string): WindowCompanion | undefined {
+        return this.windows.get(windowId)?.companion;
+    }
+
+    get all(): WindowCompanion[] {
+        return [...this.windows.values()].map(entry => entry.companion);
+    }
+
+    protected async close(windowId: string): Promise<void> {
+        const entry = this.windows.get(windowId);
+        if (!entry || entry.owner !== undefined) {
+            return;
+        }
+        this.windows.delete(windowId);
+        await entry.companion.stop().catch(error => this.logger.warn(`Window ${windowId} did not stop cleanly: ${describe(error)}`));
+    }
+
+    /**
+     * Called on SIGINT/SIGTERM (awaited) and again from the process 'exit' handler (not awaited):
+     * the discovery files are removed synchronously first, so they are gone in both cases.
+     */
+    async onStop(): Promise<void> {
+        this.stopping = true;
+        const entries = [...this.windows.values()];
+        this.windows.clear();
+        entries.forEach(entry => {
+            clearTimeout(entry.closeTimer);
+            entry.companion.removeDiscoveryFilesSync();
+        });
+        await Promise.all(entries.map(entry => entry.companion.stop().catch(() => undefined)));
+    }
+}

@@ -1,0 +1,115 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { Emitter, Event } from '@theia/core/lib/common/event';
+import { createAuthToken } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/auth-token';
+import { CliFlavour, DiscoveryEndpoint } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/cli-flavour';
+import { StdioConfig } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/discovery-files';
+import { WindowCompanionStatus } from '../common/ide-companion-protocol';
+import { CompanionLogger } from './companion-logger';
+import { CompanionMcpServer, describe } from './companion-mcp-server';
+import { DiscoveryFiles } from './discovery-files';
+
+export interface WindowCompanionOptions {
+    readonly windowId: string;
+    readonly flavours: readonly CliFlavour[];
+    readonly logger: CompanionLogger;
+    /** The PID written into the discovery files: the backend process that serves the socket. */
+    readonly serverPid: number;
+    readonly stdioFor?: (discoveryFile: string) => StdioConfig | undefined;
+    readonly streamGraceMs?: number;
+}
+
+/**
+ * Everything one Theia window offers the CLIs: its MCP server, its discovery files and the terminal
+ * variables that point a CLI at it. Created by the registry, which decides when it lives and dies.
+ */
+export class WindowCompanion {
+    readonly server: CompanionMcpServer;
+    protected readonly authToken = createAuthToken();
+    protected readonly discoveryFiles: DiscoveryFiles;
+    protected roots: string[] = [];
+
+    protected readonly onDidChangeStatusEmitter = new Emitter<WindowCompanionStatus>();
+    readonly onDidChangeStatus: Event<WindowCompanionStatus> = this.onDidChangeStatusEmitter.event;
+
+    constructor(protected readonly options: WindowCompanionOptions) {
+        this.server = new CompanionMcpServer({ authToken: this.authToken, logger: options.logger, streamGraceMs: options.streamGraceMs });
+        this.discoveryFiles = new DiscoveryFiles(options.flavours, options.stdioFor);
+        this.server.onDidChangeSessions(() => this.onDidChangeStatusEmitter.fire(this.status));
+    }
+
+    get windowId(): string {
+        return this.options.windowId;
+    }
+
+    /** Listens, then writes the discovery files: a CLI that finds a file can always connect. */
+    async start(rootPaths: readonly string[]): Promise<void> {
+        await this.server.start();
+        await this.setRoots(rootPaths);
+        this.options.logger.info(`Window ${this.windowId}: companion server on 127.0.0.1:${this.server.port} for ${this.describeRoots()}`);
+    }
+
+    async setRoots(rootPaths: readonly string[]): Promise<void> {
+        this.roots = await resolveRoots(rootPaths, this.options.logger);
+        await this.discoveryFiles.write(this.endpoint);
+        this.onDidChangeStatusEmitter.fire(this.status);
+    }
+
+    get endpoint(): DiscoveryEndpoint {
+        return { port: this.server.port, authToken: this.authToken, workspaceRoots: this.roots, serverPid: this.options.serverPid };
+    }
+
+    get discoveryFilePaths(): ReadonlyMap<string, string> {
+        return this.discoveryFiles.files;
+    }
+
+    get status(): WindowCompanionStatus {
+        return {
+            windowId: this.windowId,
+            port: this.server.port,
+            flavours: this.options.flavours.map(flavour => flavour.id),
+            workspaceRoots: [...this.roots],
+            sessions: this.server.connectedSessions,
+            terminalEnvironment: this.terminalEnvironment()
+        };
+    }
+
+    terminalEnvironment(): Record<string, string> {
+        return Object.assign({}, ...this.options.flavours.map(flavour => flavour.terminalEnvironment(this.endpoint)));
+    }
+
+    /** Removes the discovery files first and synchronously, so even an exiting process leaves none. */
+    async stop(): Promise<void> {
+        this.discoveryFiles.removeAllSync();
+        await this.server.stop();
+        this.options.logger.info(`Window ${this.windowId}: companion server stopped`);
+        this.onDidChangeStatusEmitter.dispose();
+    }
+
+    removeDiscoveryFilesSync(): void {
+        this.discoveryFiles.removeAllSync();
+    }
+
+    protected describeRoots(): string {
+        return this.roots.length ? this.roots.join(', ') : 'no folder';
+    }
+}
+
+/** Realpath'd roots, as the CLIs compare them; roots that do not exist are left out, with a warning. */
+async function resolveRoots(rootPaths: readonly string[], logger: CompanionLogger): Promise<string[]> {
+    const resolved: string[] = [];
+    for (const root of rootPaths) {
+        try {
+            const real = await fs.promises.realpath(root);
+            if (real.includes(path.delimiter)) {
+                // The CLIs split workspacePath on the delimiter: such a root would advertise two wrong ones.
+                logger.warn(`Workspace root ${real} contains '${path.delimiter}' and cannot be advertised to CLIs`);
+            } else if (!resolved.includes(real)) {
+                resolved.push(real);
+            }
+        } catch (error) {
+            logger.warn(`Workspace root ${root} is not advertised to CLIs: ${describe(error)}`);
+        }
+    }
+    return resolved;
+}

@@ -1,0 +1,13 @@
+/**
+ * How the companion presents itself. `ideInfo` in a discovery file is what makes the CLIs accept a
+ * non-VS Code IDE (without it they require TERM_PROGRAM=vscode, which Theia terminals do not set);
+ * the name must not be `vscode`, or the Gemini CLI tries `code --install-extension`.
+ */
+export const THEIA_IDE_INFO = Object.freeze({ name: 'theia', displayName: 'Eclipse Theia' });
+export type IdeInfo = { name: string; displayName: string };
+
+/** MCP `serverInfo` sent in every initialize result, identical for every CLI flavour. */
+export const COMPANION_SERVER_INFO = Object.freeze({ name: 'theia-ai-cli-ide-companion', version: '0.1.0' });
+
+/** The HTTP path of the MCP endpoint on every window server. */
+export const MCP_ENDPOINT_PATH = '/mcp';

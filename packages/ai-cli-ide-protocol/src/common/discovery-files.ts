@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+export const IdeInfoSchema = z.object({
+    name: z.string().min(1),
+    displayName: z.string().min(1)
+});
+
+/** A command the CLI may spawn to reach the companion over MCP stdio when HTTP fails. */
+export const StdioConfigSchema = z.object({
+    command: z.string().min(1),
+    args: z.array(z.string())
+}).strict();
+export type StdioConfig = z.infer<typeof StdioConfigSchema>;
+
+const port = z.number().int().min(1).max(65535);
+
+/** `os.tmpdir()/gemini/ide/gemini-ide-server-<PID>-<PORT>.json` */
+export const GeminiDiscoveryFileSchema = z.object({
+    port,
+    workspacePath: z.string(),
+    authToken: z.string().min(1),
+    ideInfo: IdeInfoSchema,
+    stdio: StdioConfigSchema.optional()
+}).strict();
+export type GeminiDiscoveryFile = z.infer<typeof GeminiDiscoveryFileSchema>;
+
+/** `${QWEN_HOME:-~/.qwen}/ide/<PORT>.lock` */
+export const QwenLockFileSchema = z.object({
+    port,
+    workspacePath: z.string(),
+    authToken: z.string().min(1),
+    /** A PID that lives exactly as long as the server: the client deletes locks whose ppid is dead. */
+    ppid: z.number().int().positive(),
+    ideName: z.string().min(1),
+    ideInfo: IdeInfoSchema,
+    stdio: StdioConfigSchema.optional()
+}).strict();
+export type QwenLockFile = z.infer<typeof QwenLockFileSchema>;
+
+/** Any discovery file body: what the stdio bridge needs to reach the server. */
+export const DiscoveryEndpointSchema = z.object({
+    port,
+    authToken: z.string().min(1)
+}).passthrough();

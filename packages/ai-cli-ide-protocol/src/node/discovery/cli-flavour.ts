@@ -1,0 +1,38 @@
+import { CliFlavourId } from '../../common/cli-flavour-id';
+import { StdioConfig } from '../../common/discovery-files';
+
+/** What a discovery file advertises about one running window server. */
+export interface DiscoveryEndpoint {
+    readonly port: number;
+    readonly authToken: string;
+    /** Absolute, realpath'd workspace roots; empty when the window has no folder open. */
+    readonly workspaceRoots: readonly string[];
+    /** The PID that names the server to the CLI: the Theia backend process that owns the socket. */
+    readonly serverPid: number;
+}
+
+/** A discovery file found on disk that this companion (any instance of it) wrote. */
+export interface OwnedDiscoveryFile {
+    readonly pid: number;
+    readonly port: number;
+}
+
+/**
+ * Everything that differs between the CLIs that speak the IDE-mode contract: where and how their
+ * discovery file is written, and which terminal variables point them at a window.
+ */
+export interface CliFlavour {
+    readonly id: CliFlavourId;
+    readonly displayName: string;
+    /** Resolved from the process environment at call time: the backend's terminals inherit it. */
+    discoveryDirectory(): string;
+    discoveryFileName(endpoint: DiscoveryEndpoint): string;
+    /**
+     * The body of the discovery file, already validated against the flavour's schema. `stdio` is how
+     * a CLI that cannot reach the port (inside a container) reaches the server instead.
+     */
+    discoveryFileContent(endpoint: DiscoveryEndpoint, stdio?: StdioConfig): object;
+    terminalEnvironment(endpoint: DiscoveryEndpoint): Record<string, string>;
+    /** For a file in the discovery directory: who wrote it, if it was a companion of ours. */
+    ownedFile(fileName: string, content: string): OwnedDiscoveryFile | undefined;
+}

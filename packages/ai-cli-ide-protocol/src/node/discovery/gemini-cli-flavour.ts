@@ -1,0 +1,63 @@
+import * as os from 'os';
+import * as path from 'path';
+import { THEIA_IDE_INFO } from '../../common/companion-identity';
+import { GeminiDiscoveryFileSchema, StdioConfig } from '../../common/discovery-files';
+import { joinWorkspacePaths } from '../../common/workspace-path';
+import { CliFlavour, DiscoveryEndpoint, OwnedDiscoveryFile } from './cli-flavour';
+
+/** The pattern the Gemini CLI scans for (`ide-connection-utils.ts`); the legacy `-<PID>.json` name is never written. */
+const FILE_NAME = /^gemini-ide-server-(\d+)-(\d+)\.json$/;
+
+export const GeminiCliFlavour: CliFlavour = Object.freeze({
+    id: 'gemini',
+    displayName: 'Gemini CLI',
+
+    discoveryDirectory(): string {
+        // os.tmpdir() honours TMPDIR, exactly as the CLI in a terminal of this backend resolves it.
+        return path.join(os.tmpdir(), 'gemini', 'ide');
+    },
+
+    discoveryFileName(endpoint: DiscoveryEndpoint): string {
+        return `gemini-ide-server-${endpoint.serverPid}-${endpoint.port}.json`;
+    },
+
+    discoveryFileContent(endpoint: DiscoveryEndpoint, stdio?: StdioConfig): object {
+        return GeminiDiscoveryFileSchema.parse({
+            port: endpoint.port,
+            workspacePath: joinWorkspacePaths(endpoint.workspaceRoots, path.delimiter),
+            authToken: endpoint.authToken,
+            ideInfo: { ...THEIA_IDE_INFO },
+            ...(stdio ? { stdio } : {})
+        });
+    },
+
+    terminalEnvironment(endpoint: DiscoveryEndpoint): Record<string, string> {
+        return {
+            GEMINI_CLI_IDE_SERVER_PORT: String(endpoint.port),
+            GEMINI_CLI_IDE_WORKSPACE_PATH: joinWorkspacePaths(endpoint.workspaceRoots, path.delimiter),
+            // The CLI would otherwise walk the process tree to the shell's grandparent, which in Theia
+            // is whatever launched the backend, not the backend that named the file.
+            GEMINI_CLI_IDE_PID: String(endpoint.serverPid)
+        };
+    },
+
+    ownedFile(fileName: string, content: string): OwnedDiscoveryFile | undefined {
+        const match = FILE_NAME.exec(fileName);
+        if (!match) {
+            return undefined;
+        }
+        const parsed = GeminiDiscoveryFileSchema.safeParse(safeJson(content));
+        if (!parsed.success || parsed.data.ideInfo.name !== THEIA_IDE_INFO.name) {
+            return undefined;
+        }
+        return { pid: Number(match[1]), port: parsed.data.port };
+    }
+});
+
+export function safeJson(content: string): unknown {
+    try {
+        return JSON.parse(content);
+    } catch {
+        return undefined;
+    }
+}

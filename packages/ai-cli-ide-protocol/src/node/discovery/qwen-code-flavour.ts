@@ -1,0 +1,69 @@
+import * as os from 'os';
+import * as path from 'path';
+import { THEIA_IDE_INFO } from '../../common/companion-identity';
+import { QwenLockFileSchema, StdioConfig } from '../../common/discovery-files';
+import { joinWorkspacePaths } from '../../common/workspace-path';
+import { CliFlavour, DiscoveryEndpoint, OwnedDiscoveryFile } from './cli-flavour';
+import { safeJson } from './gemini-cli-flavour';
+
+const FILE_NAME = /^(\d+)\.lock$/;
+
+export const QwenCodeFlavour: CliFlavour = Object.freeze({
+    id: 'qwen',
+    displayName: 'Qwen Code',
+
+    discoveryDirectory(): string {
+        return path.join(qwenHome(process.env), 'ide');
+    },
+
+    discoveryFileName(endpoint: DiscoveryEndpoint): string {
+        return `${endpoint.port}.lock`;
+    },
+
+    discoveryFileContent(endpoint: DiscoveryEndpoint, stdio?: StdioConfig): object {
+        return QwenLockFileSchema.parse({
+            port: endpoint.port,
+            workspacePath: joinWorkspacePaths(endpoint.workspaceRoots, path.delimiter),
+            authToken: endpoint.authToken,
+            // Qwen deletes any lock whose ppid is dead while it scans: the backend lives as long as the server.
+            ppid: endpoint.serverPid,
+            ideName: THEIA_IDE_INFO.displayName,
+            ideInfo: { ...THEIA_IDE_INFO },
+            ...(stdio ? { stdio } : {})
+        });
+    },
+
+    terminalEnvironment(endpoint: DiscoveryEndpoint): Record<string, string> {
+        return {
+            QWEN_CODE_IDE_SERVER_PORT: String(endpoint.port),
+            QWEN_CODE_IDE_WORKSPACE_PATH: joinWorkspacePaths(endpoint.workspaceRoots, path.delimiter)
+        };
+    },
+
+    ownedFile(fileName: string, content: string): OwnedDiscoveryFile | undefined {
+        if (!FILE_NAME.test(fileName)) {
+            return undefined;
+        }
+        const parsed = QwenLockFileSchema.safeParse(safeJson(content));
+        if (!parsed.success || parsed.data.ideInfo.name !== THEIA_IDE_INFO.name) {
+            return undefined;
+        }
+        return { pid: parsed.data.ppid, port: parsed.data.port };
+    }
+});
+
+/** `${QWEN_HOME:-~/.qwen}` as Qwen Code's `Storage.getGlobalQwenDir()` resolves it. */
+export function qwenHome(env: NodeJS.ProcessEnv): string {
+    const configured = env.QWEN_HOME;
+    if (configured) {
+        const expanded = configured === '~' || configured.startsWith('~/')
+            ? path.join(homeOf(env), configured.slice(1))
+            : configured;
+        return path.resolve(expanded);
+    }
+    return path.join(homeOf(env), '.qwen');
+}
+
+function homeOf(env: NodeJS.ProcessEnv): string {
+    return env.HOME || os.homedir() || os.tmpdir();
+}

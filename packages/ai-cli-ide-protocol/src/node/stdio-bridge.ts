@@ -1,0 +1,132 @@
+import * as fs from 'fs';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { isJSONRPCRequest, isJSONRPCResponse, JSONRPCMessage, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { Readable, Writable } from 'stream';
+import { MCP_ENDPOINT_PATH } from '../common/companion-identity';
+import { DiscoveryEndpointSchema } from '../common/discovery-files';
+import { safeJson } from './discovery/gemini-cli-flavour';
+
+export interface StdioBridgeOptions {
+    /** The discovery file naming the window server; the token is read from it, never from argv. */
+    readonly discoveryFile: string;
+    readonly stdin?: Readable;
+    readonly stdout?: Writable;
+    /** Diagnostics only (stderr); never receives the token. */
+    readonly log?: (message: string) => void;
+}
+
+/**
+ * Relays MCP between a CLI that spawned us over stdio and a window server's Streamable HTTP
+ * endpoint on 127.0.0.1. Inside a container the Gemini CLI dials host.docker.internal instead of
+ * loopback and then falls back to the discovery file's `stdio` command: this process.
+ * Messages pass through unchanged; the only state kept is the negotiated protocol version, which the
+ * HTTP transport must echo in a header.
+ */
+export class McpStdioBridge {
+    protected readonly log: (message: string) => void;
+    protected stdio?: StdioServerTransport;
+    protected http?: StreamableHTTPClientTransport;
+    protected readonly pendingInitialize = new Set<string | number>();
+    protected closing = false;
+    protected readonly closed: Promise<void>;
+    protected resolveClosed!: () => void;
+
+    constructor(protected readonly options: StdioBridgeOptions) {
+        this.log = options.log ?? (() => { /* silent */ });
+        this.closed = new Promise(resolve => this.resolveClosed = resolve);
+    }
+
+    /** Resolves once both sides are up; {@link whenClosed} resolves when either side goes away. */
+    async start(): Promise<void> {
+        const endpoint = readDiscoveryEndpoint(this.options.discoveryFile);
+        const url = new URL(`http://127.0.0.1:${endpoint.port}${MCP_ENDPOINT_PATH}`);
+        this.http = new StreamableHTTPClientTransport(url, {
+            requestInit: { headers: { Authorization: `Bearer ${endpoint.authToken}` } },
+            // A window server that is gone should end the bridge quickly, so the CLI shows Disconnected.
+            reconnectionOptions: { initialReconnectionDelay: 200, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 2, maxRetries: 2 }
+        });
+        this.stdio = new StdioServerTransport(this.options.stdin, this.options.stdout);
+
+        this.http.onmessage = message => this.toCli(message);
+        this.http.onerror = error => this.onUpstreamError(error);
+        this.http.onclose = () => this.close('the window server closed the session');
+        this.stdio.onmessage = message => this.toServer(message);
+        this.stdio.onerror = error => this.log(`stdio: ${error.message}`);
+        this.stdio.onclose = () => this.close('the CLI closed stdin');
+
+        await this.http.start();
+        await this.stdio.start();
+        this.options.stdin?.once('end', () => this.close('the CLI closed stdin'));
+    }
+
+    whenClosed(): Promise<void> {
+        return this.closed;
+    }
+
+    protected toServer(message: JSONRPCMessage): void {
+        if (isJSONRPCRequest(message) && message.method === 'initialize') {
+            this.pendingInitialize.add(message.id);
+        }
+        this.http!.send(message).catch(error => {
+            const reason = error instanceof Error ? error.message : String(error);
+            this.log(`upstream send failed: ${reason}`);
+            if (isJSONRPCRequest(message)) {
+                // Never leave the CLI waiting on a request the server will not answer.
+                this.toCli({ jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.ConnectionClosed, message: `Theia companion unreachable: ${reason}` } });
+            }
+            if (/ECONNREFUSED|fetch failed|HTTP 404/.test(reason)) {
+                this.close('the window server is gone');
+            }
+        });
+    }
+
+    protected toCli(message: JSONRPCMessage): void {
+        if (isJSONRPCResponse(message) && this.pendingInitialize.delete(message.id)) {
+            const version = (message.result as { protocolVersion?: unknown }).protocolVersion;
+            if (typeof version === 'string') {
+                this.http!.setProtocolVersion(version);
+            }
+        }
+        this.stdio?.send(message).catch(error => this.log(`stdout write failed: ${error instanceof Error ? error.message : error}`));
+    }
+
+    protected onUpstreamError(error: Error): void {
+        this.log(`upstream: ${error.message}`);
+        if (/Maximum reconnection attempts|Failed to reconnect|ECONNREFUSED/.test(error.message)) {
+            this.close('the window server stopped answering');
+        }
+    }
+
+    async close(reason: string): Promise<void> {
+        if (this.closing) {
+            return;
+        }
+        this.closing = true;
+        this.log(`closing: ${reason}`);
+        try {
+            await this.http?.terminateSession().catch(() => undefined);
+            await this.http?.close();
+            await this.stdio?.close();
+        } finally {
+            this.resolveClosed();
+        }
+    }
+}
+
+/** Reads the port and token of a discovery file that this user owns and nobody else can read. */
+export function readDiscoveryEndpoint(file: string): { port: number; authToken: string } {
+    const stat = fs.statSync(file);
+    const uid = process.getuid?.();
+    if (uid !== undefined && stat.uid !== uid) {
+        throw new Error(`${file} is not owned by this user`);
+    }
+    if ((stat.mode & 0o077) !== 0) {
+        throw new Error(`${file} is readable by other users (mode ${(stat.mode & 0o777).toString(8)})`);
+    }
+    const parsed = DiscoveryEndpointSchema.safeParse(safeJson(fs.readFileSync(file, 'utf8')));
+    if (!parsed.success) {
+        throw new Error(`${file} is not a companion discovery file: ${parsed.error.issues.map(i => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    }
+    return { port: parsed.data.port, authToken: parsed.data.authToken };
+}

@@ -45,5 +45,5 @@ export interface IdeCompanionBackend extends RpcServer<IdeCompanionFrontendClien
 
 export const IdeCompanionFrontendClient = Symbol('IdeCompanionFrontendClient');
 export interface IdeCompanionFrontendClient {
-    onDidChangeStatus(status: WindowCompanionStatus): void;
+    notifyStatusChanged(status: WindowCompanionStatus): void;
 }

@@ -25,7 +25,7 @@ export class IdeCompanionBackendImpl implements IdeCompanionBackend {
         if (window !== this.window) {
             this.toDisposeOnWindowChange.dispose();
             this.window = window;
-            this.toDisposeOnWindowChange.push(window.onDidChangeStatus(status => this.client?.onDidChangeStatus(status)));
+            this.toDisposeOnWindowChange.push(window.onDidChangeStatus(status => this.client?.notifyStatusChanged(status)));
         }
         return window.status;
     }

@@ -1,0 +1,31 @@
+import { ContainerModule } from '@theia/core/shared/inversify';
+import { FrontendApplicationContribution } from '@theia/core/lib/browser/frontend-application-contribution';
+import { RemoteConnectionProvider, ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/service-connection-provider';
+import { ShellTerminalServerProxy } from '@theia/terminal/lib/common/shell-terminal-protocol';
+import { TaskServer } from '@theia/task/lib/common/task-protocol';
+import { IdeCompanionBackend, ideCompanionServicePath } from '../common/ide-companion-protocol';
+import { IdeCompanionFrontendClientImpl } from './ide-companion-frontend-client-impl';
+import { IdeCompanionStatusBarContribution } from './ide-companion-status-bar-contribution';
+import { injectTaskEnvironment, injectTerminalEnvironment } from './terminal-environment-injection';
+import { WindowCompanionService } from './window-companion-service';
+
+export default new ContainerModule((bind, _unbind, _isBound, _rebind, _unbindAsync, onActivation) => {
+    bind(IdeCompanionFrontendClientImpl).toSelf().inSingletonScope();
+    bind(IdeCompanionBackend).toDynamicValue(ctx =>
+        ctx.container.get<ServiceConnectionProvider>(RemoteConnectionProvider)
+            .createProxy<IdeCompanionBackend>(ideCompanionServicePath, ctx.container.get(IdeCompanionFrontendClientImpl))
+    ).inSingletonScope();
+    bind(WindowCompanionService).toSelf().inSingletonScope();
+
+    bind(IdeCompanionStatusBarContribution).toSelf().inSingletonScope();
+    bind(FrontendApplicationContribution).toService(IdeCompanionStatusBarContribution);
+
+    onActivation<ShellTerminalServerProxy>(ShellTerminalServerProxy, (ctx, proxy) => {
+        const companion = ctx.container.get(WindowCompanionService);
+        return injectTerminalEnvironment(proxy, () => companion.terminalEnvironment());
+    });
+    onActivation<TaskServer>(TaskServer, (ctx, server) => {
+        const companion = ctx.container.get(WindowCompanionService);
+        return injectTaskEnvironment(server, () => companion.terminalEnvironment());
+    });
+});

@@ -1,0 +1,88 @@
+import { expect } from 'chai';
+import * as path from 'path';
+import { GeminiDiscoveryFileSchema, QwenLockFileSchema } from '../../common/discovery-files';
+import { DiscoveryEndpoint } from './cli-flavour';
+import { GeminiCliFlavour } from './gemini-cli-flavour';
+import { QwenCodeFlavour, qwenHome } from './qwen-code-flavour';
+import { useTemporaryHome } from '../test/temporary-home';
+
+const endpoint: DiscoveryEndpoint = { port: 41234, authToken: 'secret-token', workspaceRoots: ['/work/a b', '/work/ü'], serverPid: 4242 };
+const stdio = { command: '/usr/bin/node', args: ['/bridge.js', '--discovery', '/f'] };
+
+describe('CLI flavours', () => {
+    let home: ReturnType<typeof useTemporaryHome>;
+    beforeEach(() => home = useTemporaryHome());
+    afterEach(() => home.restore());
+
+    describe('Gemini CLI', () => {
+        it('writes gemini-ide-server-<PID>-<PORT>.json under os.tmpdir()/gemini/ide', () => {
+            expect(GeminiCliFlavour.discoveryDirectory()).to.equal(path.join(process.env.TMPDIR!, 'gemini', 'ide'));
+            expect(GeminiCliFlavour.discoveryFileName(endpoint)).to.equal('gemini-ide-server-4242-41234.json');
+        });
+
+        it('advertises ideInfo, the joined roots and the stdio fallback', () => {
+            const body = GeminiDiscoveryFileSchema.parse(GeminiCliFlavour.discoveryFileContent(endpoint, stdio));
+            expect(body).to.deep.equal({
+                port: 41234, workspacePath: '/work/a b:/work/ü', authToken: 'secret-token',
+                ideInfo: { name: 'theia', displayName: 'Eclipse Theia' }, stdio
+            });
+        });
+
+        it('writes an empty workspacePath, never an empty segment, for a window without folders', () => {
+            const body = GeminiCliFlavour.discoveryFileContent({ ...endpoint, workspaceRoots: [] }) as { workspacePath: string };
+            expect(body.workspacePath).to.equal('');
+            expect(() => GeminiCliFlavour.discoveryFileContent({ ...endpoint, workspaceRoots: ['/a', ''] })).to.throw(/absolute/);
+            expect(() => GeminiCliFlavour.discoveryFileContent({ ...endpoint, workspaceRoots: ['/a:b'] })).to.throw(/delimiter/);
+        });
+
+        it('points terminals at the server by port and PID', () => {
+            expect(GeminiCliFlavour.terminalEnvironment(endpoint)).to.deep.equal({
+                GEMINI_CLI_IDE_SERVER_PORT: '41234',
+                GEMINI_CLI_IDE_WORKSPACE_PATH: '/work/a b:/work/ü',
+                GEMINI_CLI_IDE_PID: '4242'
+            });
+        });
+
+        it('recognises only its own files', () => {
+            const ours = JSON.stringify(GeminiCliFlavour.discoveryFileContent(endpoint));
+            expect(GeminiCliFlavour.ownedFile('gemini-ide-server-4242-41234.json', ours)).to.deep.equal({ pid: 4242, port: 41234 });
+            const vscode = JSON.stringify({ port: 1, workspacePath: '/w', authToken: 't', ideInfo: { name: 'vscode', displayName: 'VS Code' } });
+            expect(GeminiCliFlavour.ownedFile('gemini-ide-server-1-1.json', vscode)).to.equal(undefined);
+            expect(GeminiCliFlavour.ownedFile('gemini-ide-server-1-1.json', '{corrupt')).to.equal(undefined);
+            expect(GeminiCliFlavour.ownedFile('gemini-ide-server-4242.json', ours)).to.equal(undefined);
+        });
+    });
+
+    describe('Qwen Code', () => {
+        it('writes <PORT>.lock under ~/.qwen/ide or $QWEN_HOME/ide', () => {
+            expect(QwenCodeFlavour.discoveryDirectory()).to.equal(path.join(process.env.HOME!, '.qwen', 'ide'));
+            process.env.QWEN_HOME = path.join(home.dir, 'q');
+            expect(QwenCodeFlavour.discoveryDirectory()).to.equal(path.join(home.dir, 'q', 'ide'));
+            expect(qwenHome({ HOME: '/h', QWEN_HOME: '~/custom' })).to.equal('/h/custom');
+            expect(QwenCodeFlavour.discoveryFileName(endpoint)).to.equal('41234.lock');
+        });
+
+        it('advertises a live ppid, ideName and ideInfo', () => {
+            const body = QwenLockFileSchema.parse(QwenCodeFlavour.discoveryFileContent(endpoint, stdio));
+            expect(body).to.deep.equal({
+                port: 41234, workspacePath: '/work/a b:/work/ü', authToken: 'secret-token', ppid: 4242,
+                ideName: 'Eclipse Theia', ideInfo: { name: 'theia', displayName: 'Eclipse Theia' }, stdio
+            });
+        });
+
+        it('points terminals at the server by port', () => {
+            expect(QwenCodeFlavour.terminalEnvironment(endpoint)).to.deep.equal({
+                QWEN_CODE_IDE_SERVER_PORT: '41234',
+                QWEN_CODE_IDE_WORKSPACE_PATH: '/work/a b:/work/ü'
+            });
+        });
+
+        it('recognises only its own locks', () => {
+            const ours = JSON.stringify(QwenCodeFlavour.discoveryFileContent(endpoint));
+            expect(QwenCodeFlavour.ownedFile('41234.lock', ours)).to.deep.equal({ pid: 4242, port: 41234 });
+            const vscode = JSON.stringify({ port: 1, workspacePath: '/w', authToken: 't', ppid: 1, ideName: 'VS Code' });
+            expect(QwenCodeFlavour.ownedFile('1.lock', vscode)).to.equal(undefined);
+            expect(QwenCodeFlavour.ownedFile('notes.txt', ours)).to.equal(undefined);
+        });
+    });
+});

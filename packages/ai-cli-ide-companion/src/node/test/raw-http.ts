@@ -1,0 +1,20 @@
+import * as http from 'http';
+
+export interface RawResponse {
+    status: number;
+    headers: http.IncomingHttpHeaders;
+    body: string;
+}
+
+/** A plain HTTP request with full control over Host and other headers (fetch would normalise them). */
+export function rawRequest(port: number, options: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<RawResponse> {
+    return new Promise((resolve, reject) => {
+        const req = http.request({ host: '127.0.0.1', port, method: options.method ?? 'POST', path: options.path ?? '/mcp', headers: options.headers }, res => {
+            const chunks: Buffer[] = [];
+            res.on('data', chunk => chunks.push(chunk));
+            res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        });
+        req.on('error', reject);
+        req.end(options.body);
+    });
+}

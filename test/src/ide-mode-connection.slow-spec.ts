@@ -1,0 +1,134 @@
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as path from 'path';
+import { IdeProbe } from './ide-probe';
+import { until } from './processes';
+import { createSandbox, createWorkspace, Sandbox } from './sandbox';
+import { TheiaBackend } from './theia-backend';
+import { TheiaWindow } from './theia-window';
+
+/**
+ * The real Gemini CLI and Qwen Code IdeClients connect to Theia with the environment of a real Theia
+ * terminal, on this container machine (/.dockerenv), from a workspace subfolder whose path has a
+ * space and non-ASCII characters.
+ */
+describe('IDE mode: real CLI clients connect from a Theia terminal', function (): void {
+    this.timeout(240000);
+    let sandbox: Sandbox;
+    let workspace: string;
+    let backend: TheiaBackend;
+    const probes: IdeProbe[] = [];
+    const windows: TheiaWindow[] = [];
+    const openWindow = async () => {
+        const window = await TheiaWindow.open(sandbox, backend.url);
+        windows.push(window);
+        return window;
+    };
+
+    before(async () => {
+        sandbox = createSandbox();
+        workspace = createWorkspace(sandbox, 'my project ü', { 'sub dir/ñ.txt': 'hello\n', 'README.md': '# demo\n' });
+        backend = new TheiaBackend(sandbox, workspace);
+        await backend.start();
+    });
+
+    afterEach(async () => {
+        await Promise.all(probes.splice(0).map(probe => probe.close()));
+        await Promise.all(windows.splice(0).map(window => window.close()));
+    });
+
+    after(async () => {
+        await backend?.stop();
+        sandbox?.dispose();
+    });
+
+    it('gives the terminal the window\'s variables, with its discovery files already on disk', async () => {
+        const window = await openWindow();
+        await window.openTerminal();
+        const env = await window.terminalEnvironment();
+        const port = Number(env.GEMINI_CLI_IDE_SERVER_PORT);
+        expect(port).to.be.greaterThan(0);
+        expect(env.QWEN_CODE_IDE_SERVER_PORT).to.equal(String(port));
+        expect(env.GEMINI_CLI_IDE_PID).to.equal(String(backend.pid));
+        expect(env.GEMINI_CLI_IDE_WORKSPACE_PATH).to.equal(workspace);
+        expect(env.QWEN_CODE_IDE_WORKSPACE_PATH).to.equal(workspace);
+        expect(env.TERM_PROGRAM).to.equal(undefined);
+
+        const geminiFile = path.join(sandbox.tmp, 'gemini', 'ide', `gemini-ide-server-${backend.pid}-${port}.json`);
+        const qwenFile = path.join(sandbox.home, '.qwen', 'ide', `${port}.lock`);
+        for (const file of [geminiFile, qwenFile]) {
+            expect(fs.statSync(file).mode & 0o777, file).to.equal(0o600);
+            expect(fs.statSync(path.dirname(file)).mode & 0o777, path.dirname(file)).to.equal(0o700);
+        }
+        const gemini = JSON.parse(fs.readFileSync(geminiFile, 'utf8'));
+        expect(gemini).to.include({ port, workspacePath: workspace });
+        expect(gemini.ideInfo).to.deep.equal({ name: 'theia', displayName: 'Eclipse Theia' });
+        expect(gemini.authToken).to.be.a('string').with.length.of.at.least(22);
+        expect(gemini.stdio.command).to.equal(process.execPath);
+        const qwen = JSON.parse(fs.readFileSync(qwenFile, 'utf8'));
+        expect(qwen).to.include({ port, workspacePath: workspace, ppid: backend.pid, ideName: 'Eclipse Theia', authToken: gemini.authToken });
+        expect(backend.log).to.not.contain(gemini.authToken);
+    });
+
+    for (const flavour of ['gemini', 'qwen'] as const) {
+        it(`connects the real ${flavour} IdeClient from a workspace subfolder and shows it in the status bar`, async () => {
+            const window = await openWindow();
+            await window.openTerminal();
+            const cwd = path.join(workspace, 'sub dir');
+            const env = await window.terminalEnvironment(cwd);
+            expect(fs.existsSync('/.dockerenv') || fs.existsSync('/run/.containerenv'), 'these tests run in a container').to.equal(true);
+
+            const probe = new IdeProbe(flavour, env, cwd);
+            probes.push(probe);
+            const report = await probe.connected();
+            expect(report.status.status, report.status.details).to.equal('connected');
+            expect(report.ide).to.deep.equal({ name: 'theia', displayName: 'Eclipse Theia' });
+            expect(report.port).to.equal(Number(env.GEMINI_CLI_IDE_SERVER_PORT));
+
+            await window.waitForStatus(/CLI 1$/);
+            expect(await window.statusTooltip()).to.match(/Connected CLI sessions/);
+            await probe.close();
+            await window.waitForStatus(/^(?!.*CLI \d).*CLI$/);
+        });
+    }
+
+    it('connects each CLI to its own window when two windows show the same folder', async () => {
+        const a = await openWindow();
+        const b = await openWindow();
+        await a.openTerminal();
+        await b.openTerminal();
+        const envA = await a.terminalEnvironment(workspace);
+        const envB = await b.terminalEnvironment(workspace);
+        expect(envA.GEMINI_CLI_IDE_SERVER_PORT).to.not.equal(envB.GEMINI_CLI_IDE_SERVER_PORT);
+
+        for (const flavour of ['gemini', 'qwen'] as const) {
+            const probeA = new IdeProbe(flavour, envA, workspace);
+            const probeB = new IdeProbe(flavour, envB, workspace);
+            probes.push(probeA, probeB);
+            const [reportA, reportB] = await Promise.all([probeA.connected(), probeB.connected()]);
+            expect(reportA.status.status, `${flavour} A: ${reportA.status.details}`).to.equal('connected');
+            expect(reportB.status.status, `${flavour} B: ${reportB.status.details}`).to.equal('connected');
+            expect(reportA.port, flavour).to.equal(Number(envA.GEMINI_CLI_IDE_SERVER_PORT));
+            expect(reportB.port, flavour).to.equal(Number(envB.GEMINI_CLI_IDE_SERVER_PORT));
+            await a.waitForStatus(/CLI 1$/);
+            await b.waitForStatus(/CLI 1$/);
+            await probeA.close();
+            await a.waitForStatus(/^(?!.*CLI \d).*CLI$/);
+            expect(await b.statusText()).to.match(/CLI 1$/);
+            await probeB.close();
+            await b.waitForStatus(/^(?!.*CLI \d).*CLI$/);
+        }
+    });
+
+    it('removes the window\'s discovery files once its browser tab is closed', async () => {
+        const window = await openWindow();
+        await window.openTerminal();
+        const env = await window.terminalEnvironment();
+        const port = Number(env.GEMINI_CLI_IDE_SERVER_PORT);
+        const geminiFile = path.join(sandbox.tmp, 'gemini', 'ide', `gemini-ide-server-${backend.pid}-${port}.json`);
+        const qwenFile = path.join(sandbox.home, '.qwen', 'ide', `${port}.lock`);
+        expect(fs.existsSync(geminiFile) && fs.existsSync(qwenFile)).to.equal(true);
+        await window.close();
+        await until(() => !fs.existsSync(geminiFile) && !fs.existsSync(qwenFile), 'the window\'s discovery files to be removed', 30000);
+    });
+});

@@ -1,0 +1,78 @@
+import { ChildProcess, spawn } from 'child_process';
+import * as path from 'path';
+import * as readline from 'readline';
+
+export type CliFlavourName = 'gemini' | 'qwen';
+
+export interface ProbeReport {
+    status: { status: 'connected' | 'disconnected' | 'connecting'; details?: string };
+    ide: { name: string; displayName: string } | null;
+    diffing: boolean;
+    port: number | null;
+    context?: unknown;
+}
+
+/**
+ * Runs the real IdeClient of a published CLI in its own process, with a terminal's environment and
+ * cwd, exactly as the CLI started in that terminal would connect. Stopped by PID when closed.
+ */
+export class IdeProbe {
+    protected readonly child: ChildProcess;
+    protected readonly reports: ProbeReport[] = [];
+    protected waiters: Array<(report: ProbeReport) => void> = [];
+    protected stderr = '';
+
+    constructor(flavour: CliFlavourName, env: NodeJS.ProcessEnv, cwd: string) {
+        const script = path.resolve(__dirname, '..', 'fixtures', `${flavour}-ide-probe.mjs`);
+        this.child = spawn(process.execPath, [script], { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+        readline.createInterface({ input: this.child.stdout! }).on('line', line => {
+            let report: ProbeReport;
+            try {
+                report = JSON.parse(line);
+            } catch {
+                return; // The bundle may print non-JSON chatter; reports are JSON lines.
+            }
+            this.reports.push(report);
+            this.waiters.splice(0).forEach(waiter => waiter(report));
+        });
+        this.child.stderr!.on('data', chunk => this.stderr += chunk);
+    }
+
+    /** The next report; the first one arrives when connect() has finished. */
+    next(timeoutMs = 30000): Promise<ProbeReport> {
+        return new Promise((resolve, reject) => {
+            const timer = setTimeout(() => reject(new Error(`IdeProbe gave no report in ${timeoutMs} ms; stderr:\n${this.stderr}`)), timeoutMs);
+            this.waiters.push(report => {
+                clearTimeout(timer);
+                resolve(report);
+            });
+        });
+    }
+
+    async connected(timeoutMs = 30000): Promise<ProbeReport> {
+        const report = this.reports[0] ?? await this.next(timeoutMs);
+        return report;
+    }
+
+    async status(timeoutMs = 10000): Promise<ProbeReport> {
+        const next = this.next(timeoutMs);
+        this.child.stdin!.write('status\n');
+        return next;
+    }
+
+    /** Disconnects the way a CLI does on exit, then makes sure the process is gone. */
+    async close(): Promise<void> {
+        if (this.child.exitCode !== null) {
+            return;
+        }
+        const exited = new Promise(resolve => this.child.once('exit', resolve));
+        this.child.stdin!.end();
+        const timer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
+        await exited;
+        clearTimeout(timer);
+    }
+
+    kill(): void {
+        this.child.kill('SIGKILL');
+    }
+}

@@ -1,0 +1,86 @@
+import * as fs from 'fs';
+
+/** PIDs of every live descendant of `pid`, read from /proc (children of children included). */
+export function descendantsOf(pid: number): number[] {
+    const parents = new Map<number, number>();
+    for (const entry of fs.readdirSync('/proc')) {
+        if (!/^\d+$/.test(entry)) {
+            continue;
+        }
+        try {
+            const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+            // The command name may contain spaces and parentheses: fields start after the last ')'.
+            const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+            parents.set(Number(entry), ppid);
+        } catch {
+            // The process ended while we looked.
+        }
+    }
+    const result: number[] = [];
+    const queue = [pid];
+    while (queue.length) {
+        const parent = queue.shift()!;
+        for (const [child, ppid] of parents) {
+            if (ppid === parent) {
+                result.push(child);
+                queue.push(child);
+            }
+        }
+    }
+    return result;
+}
+
+export function isAlive(pid: number): boolean {
+    try {
+        process.kill(pid, 0);
+        return true;
+    } catch {
+        return false;
+    }
+}
+
+export async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (isAlive(pid) && !isZombie(pid)) {
+        if (Date.now() > deadline) {
+            return false;
+        }
+        await new Promise(resolve => setTimeout(resolve, 25));
+    }
+    return true;
+}
+
+function isZombie(pid: number): boolean {
+    try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+    } catch {
+        return true;
+    }
+}
+
+/** Kills `pid` and everything it started, by PID. */
+export function killTree(pid: number, signal: NodeJS.Signals = 'SIGKILL'): void {
+    const tree = [pid, ...descendantsOf(pid)];
+    for (const member of tree) {
+        try {
+            process.kill(member, signal);
+        } catch {
+            // Already gone.
+        }
+    }
+}
+
+export async function until<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 20000, intervalMs = 50): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+        const value = await probe();
+        if (value) {
+            return value;
+        }
+        if (Date.now() > deadline) {
+            throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+        }
+        await new Promise(resolve => setTimeout(resolve, intervalMs));
+    }
+}

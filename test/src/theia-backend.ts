@@ -1,0 +1,73 @@
+import { ChildProcess, spawn } from 'child_process';
+import * as path from 'path';
+import { Sandbox } from './sandbox';
+import { descendantsOf, killTree, waitForExit } from './processes';
+
+export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+const BACKEND_MAIN = path.join(REPO_ROOT, 'browser-app', 'lib', 'backend', 'main.js');
+
+/** A real Theia backend of browser-app, on a random loopback port, in a sandbox. */
+export class TheiaBackend {
+    protected process?: ChildProcess;
+    protected output = '';
+    url = '';
+
+    constructor(protected readonly sandbox: Sandbox, protected readonly workspace?: string) { }
+
+    get pid(): number {
+        return this.process!.pid!;
+    }
+
+    get log(): string {
+        return this.output;
+    }
+
+    async start(): Promise<string> {
+        const args = [BACKEND_MAIN, ...(this.workspace ? [this.workspace] : []), '--hostname', '127.0.0.1', '--port', '0'];
+        const child = spawn(process.execPath, args, { cwd: this.sandbox.root, env: this.sandbox.env, stdio: ['ignore', 'pipe', 'pipe'] });
+        this.process = child;
+        const onData = (chunk: Buffer) => this.output += chunk.toString('utf8');
+        child.stdout!.on('data', onData);
+        child.stderr!.on('data', onData);
+        this.url = await new Promise<string>((resolve, reject) => {
+            const timer = setTimeout(() => reject(new Error(`Theia backend did not start:\n${this.output}`)), 60000);
+            const check = () => {
+                const match = /Theia app listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(this.output);
+                if (match) {
+                    clearTimeout(timer);
+                    resolve(match[1]);
+                }
+            };
+            child.stdout!.on('data', check);
+            child.stderr!.on('data', check);
+            child.once('exit', code => {
+                clearTimeout(timer);
+                reject(new Error(`Theia backend exited with ${code}:\n${this.output}`));
+            });
+        });
+        return this.url;
+    }
+
+    /** A graceful stop (SIGTERM, as `kill <pid>`), then anything it left behind is killed. */
+    async stop(): Promise<void> {
+        if (!this.process || this.process.exitCode !== null) {
+            return;
+        }
+        const pid = this.pid;
+        const children = descendantsOf(pid);
+        process.kill(pid, 'SIGTERM');
+        if (!await waitForExit(pid, 15000)) {
+            killTree(pid);
+        }
+        children.forEach(child => killTree(child));
+    }
+
+    /** A crash: SIGKILL, no cleanup code of the backend runs. Its children are stopped too. */
+    async kill9(): Promise<void> {
+        const pid = this.pid;
+        const children = descendantsOf(pid);
+        process.kill(pid, 'SIGKILL');
+        await waitForExit(pid, 10000);
+        children.forEach(child => killTree(child));
+    }
+}

@@ -1,0 +1,86 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, openTheiaWindow } from './browser';
+import { until } from './processes';
+import { Sandbox } from './sandbox';
+
+const STATUS_ITEM = '#status-bar-ai-cli-ide-companion\\.status';
+
+/** Drives one Theia window the way a user does: keyboard, terminal, status bar. */
+export class TheiaWindow {
+    protected terminals = 0;
+
+    constructor(readonly page: Page, protected readonly scratchDir: string, protected readonly context?: BrowserContext) { }
+
+    /** A new window in its own browser profile. */
+    static async open(sandbox: Sandbox, url: string): Promise<TheiaWindow> {
+        const context = await launchBrowser(sandbox);
+        try {
+            return new TheiaWindow(await openTheiaWindow(context, url), sandbox.tmp, context);
+        } catch (error) {
+            await context.close();
+            throw error;
+        }
+    }
+
+    /** Closes the window the way a user closes the tab (the browser goes with it). */
+    async close(): Promise<void> {
+        await this.page.close().catch(() => undefined);
+        await this.context?.close().catch(() => undefined);
+    }
+
+    /** Opens a new terminal (Ctrl+Shift+`) and waits until its shell runs commands. */
+    async openTerminal(): Promise<void> {
+        const before = await this.page.locator('.terminal-container').count();
+        await this.page.locator('#theia-app-shell').click({ position: { x: 600, y: 300 } }).catch(() => undefined);
+        await this.page.keyboard.press('Control+Shift+Backquote');
+        await until(async () => await this.page.locator('.terminal-container').count() > before, 'a new terminal', 20000);
+        this.terminals++;
+        // The shell is ready when it runs a command: write a marker file through it.
+        await this.run('true', 30000);
+    }
+
+    /** Types a command into the focused terminal and waits until the shell has run it. */
+    async run(command: string, timeoutMs = 20000): Promise<void> {
+        const marker = path.join(this.scratchDir, `done-${Date.now()}-${Math.random().toString(36).slice(2)}`);
+        await this.page.locator('.terminal-container .xterm-helper-textarea').last().focus();
+        await this.page.keyboard.type(`${command}; echo $? > '${marker}'\n`);
+        await until(() => fs.existsSync(marker) && fs.readFileSync(marker, 'utf8').trim() !== '', `the terminal to run: ${command}`, timeoutMs);
+    }
+
+    /** The environment of the focused terminal's shell, as a CLI started there would see it. */
+    async terminalEnvironment(cwd?: string): Promise<Record<string, string>> {
+        const file = path.join(this.scratchDir, `env-${Date.now()}-${Math.random().toString(36).slice(2)}.txt`);
+        await this.run(`${cwd ? `cd '${cwd}' && ` : ''}env -0 > '${file}'`);
+        const env: Record<string, string> = {};
+        for (const entry of fs.readFileSync(file, 'utf8').split('\0')) {
+            const eq = entry.indexOf('=');
+            if (eq > 0) {
+                env[entry.slice(0, eq)] = entry.slice(eq + 1);
+            }
+        }
+        return env;
+    }
+
+    async statusText(): Promise<string> {
+        return (await this.page.locator(STATUS_ITEM).innerText()).trim();
+    }
+
+    async waitForStatus(pattern: RegExp, timeoutMs = 20000): Promise<string> {
+        return until(async () => {
+            const text = await this.page.locator(STATUS_ITEM).innerText().catch(() => '');
+            return pattern.test(text.trim()) && text.trim();
+        }, `the status bar to match ${pattern}`, timeoutMs);
+    }
+
+    /** The status item's tooltip, as the user sees it on hover. */
+    async statusTooltip(): Promise<string> {
+        await this.page.locator(STATUS_ITEM).hover();
+        const hover = this.page.locator('.theia-hover');
+        await hover.first().waitFor({ state: 'visible', timeout: 10000 });
+        const text = await hover.first().innerText();
+        await this.page.mouse.move(700, 300);
+        return text;
+    }
+}

@@ -1,0 +1,95 @@
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as path from 'path';
+import { createSandbox, createWorkspace, Sandbox } from './sandbox';
+import { REPO_ROOT, TheiaBackend } from './theia-backend';
+import { TheiaWindow } from './theia-window';
+import { TmuxTerminal } from './tmux-terminal';
+
+const GEMINI = path.join(REPO_ROOT, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
+const QWEN = path.join(REPO_ROOT, 'node_modules', '@qwen-code', 'qwen-code', 'cli-entry.js');
+
+/**
+ * Runs `/ide status` until it reports a settled state. The CLI connects in the background after its
+ * prompt appears, and the command prints a snapshot ("Connecting..." while that is under way).
+ */
+async function ideStatus(terminal: TmuxTerminal): Promise<string> {
+    const settled = /Connected to Eclipse Theia|Disconnected|not supported|mismatch|Failed to connect/i;
+    for (let attempt = 0; attempt < 20; attempt++) {
+        terminal.press('C-l');
+        await terminal.submit('/ide status');
+        try {
+            return await terminal.waitFor(settled, '/ide status to settle', 5000);
+        } catch {
+            // Still connecting: ask again.
+        }
+    }
+    return terminal.screen();
+}
+
+/**
+ * The published `gemini` and `qwen` binaries, started in a real pty with the environment of a
+ * real Theia terminal, offline (fake keys), report the connection in `/ide status`.
+ */
+describe('IDE mode: the real gemini and qwen binaries in a pty', function (): void {
+    this.timeout(300000);
+    let sandbox: Sandbox;
+    let workspace: string;
+    let backend: TheiaBackend;
+    let window: TheiaWindow;
+    let terminalEnv: Record<string, string>;
+    const terminals: TmuxTerminal[] = [];
+
+    before(async () => {
+        sandbox = createSandbox();
+        workspace = createWorkspace(sandbox, 'project', { 'src/app.ts': 'export const x = 1;\n' });
+        fs.mkdirSync(path.join(sandbox.home, '.gemini'), { recursive: true });
+        fs.writeFileSync(path.join(sandbox.home, '.gemini', 'settings.json'), JSON.stringify({
+            ide: { enabled: true },
+            security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
+            general: { maxAttempts: 1, disableAutoUpdate: true },
+            privacy: { usageStatisticsEnabled: false }
+        }));
+        fs.mkdirSync(path.join(sandbox.home, '.qwen'), { recursive: true });
+        fs.writeFileSync(path.join(sandbox.home, '.qwen', 'settings.json'), JSON.stringify({
+            ide: { enabled: true },
+            security: { auth: { selectedType: 'openai' }, folderTrust: { enabled: false } },
+            privacy: { usageStatisticsEnabled: false }
+        }));
+        backend = new TheiaBackend(sandbox, workspace);
+        await backend.start();
+        window = await TheiaWindow.open(sandbox, backend.url);
+        await window.openTerminal();
+        terminalEnv = await window.terminalEnvironment(path.join(workspace, 'src'));
+    });
+
+    afterEach(() => terminals.splice(0).forEach(terminal => terminal.kill()));
+
+    after(async () => {
+        await window?.close();
+        await backend?.stop();
+        sandbox?.dispose();
+    });
+
+    it('gemini: /ide status reports the connection to Eclipse Theia', async () => {
+        const terminal = new TmuxTerminal(sandbox.root, 'gemini');
+        terminals.push(terminal);
+        terminal.start([process.execPath, GEMINI], { ...terminalEnv, GEMINI_API_KEY: 'fake-key-for-offline-test', NO_BROWSER: 'true' }, path.join(workspace, 'src'));
+        await terminal.waitFor(/Type your message|>\s*$/m, 'the gemini prompt', 90000);
+        const screen = await ideStatus(terminal);
+        expect(screen).to.match(/Connected to Eclipse Theia/);
+        await window.waitForStatus(/CLI 1$/);
+    });
+
+    it('qwen: /ide status reports the connection to Eclipse Theia', async () => {
+        const terminal = new TmuxTerminal(sandbox.root, 'qwen');
+        terminals.push(terminal);
+        terminal.start([process.execPath, QWEN], {
+            ...terminalEnv, OPENAI_API_KEY: 'fake-key-for-offline-test', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_MODEL: 'qwen3-coder-plus'
+        }, path.join(workspace, 'src'));
+        await terminal.waitFor(/Type your message|>\s*$/m, 'the qwen prompt', 90000);
+        const screen = await ideStatus(terminal);
+        expect(screen).to.match(/Connected to Eclipse Theia/);
+        await window.waitForStatus(/CLI 1$/);
+    });
+});

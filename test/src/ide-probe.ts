@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'child_process';
 import * as path from 'path';
 import * as readline from 'readline';
+import { trackProcess } from './processes';
 
 export type CliFlavourName = 'gemini' | 'qwen';
 
@@ -25,6 +26,7 @@ export class IdeProbe {
     constructor(flavour: CliFlavourName, env: NodeJS.ProcessEnv, cwd: string) {
         const script = path.resolve(__dirname, '..', 'fixtures', `${flavour}-ide-probe.mjs`);
         this.child = spawn(process.execPath, [script], { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+        trackProcess(this.child.pid!);
         readline.createInterface({ input: this.child.stdout! }).on('line', line => {
             let report: ProbeReport;
             try {

@@ -84,3 +84,23 @@ export async function until<T>(probe: () => T | undefined | false | Promise<T | 
         await new Promise(resolve => setTimeout(resolve, intervalMs));
     }
 }
+
+const tracked = new Set<number>();
+
+/** Remembers a process a test started, so the suite's last hook can stop it should the test not. */
+export function trackProcess(pid: number): void {
+    tracked.add(pid);
+}
+
+/** Stops every tracked process that is still running, with all its descendants. */
+export function stopTrackedProcesses(): number {
+    let stopped = 0;
+    for (const pid of tracked) {
+        if (isAlive(pid)) {
+            killTree(pid);
+            stopped++;
+        }
+    }
+    tracked.clear();
+    return stopped;
+}

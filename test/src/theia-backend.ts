@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'child_process';
 import * as path from 'path';
 import { Sandbox } from './sandbox';
-import { descendantsOf, killTree, waitForExit } from './processes';
+import { descendantsOf, killTree, trackProcess, waitForExit } from './processes';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const BACKEND_MAIN = path.join(REPO_ROOT, 'browser-app', 'lib', 'backend', 'main.js');
@@ -10,6 +10,7 @@ const BACKEND_MAIN = path.join(REPO_ROOT, 'browser-app', 'lib', 'backend', 'main
 export class TheiaBackend {
     protected process?: ChildProcess;
     protected output = '';
+    protected exited: Promise<void> = Promise.resolve();
     url = '';
 
     constructor(protected readonly sandbox: Sandbox, protected readonly workspace?: string) { }
@@ -26,6 +27,8 @@ export class TheiaBackend {
         const args = [BACKEND_MAIN, ...(this.workspace ? [this.workspace] : []), '--hostname', '127.0.0.1', '--port', '0'];
         const child = spawn(process.execPath, args, { cwd: this.sandbox.root, env: this.sandbox.env, stdio: ['ignore', 'pipe', 'pipe'] });
         this.process = child;
+        trackProcess(child.pid!);
+        this.exited = new Promise(resolve => child.once('exit', () => resolve()));
         const onData = (chunk: Buffer) => this.output += chunk.toString('utf8');
         child.stdout!.on('data', onData);
         child.stderr!.on('data', onData);
@@ -50,15 +53,20 @@ export class TheiaBackend {
 
     /** A graceful stop (SIGTERM, as `kill <pid>`), then anything it left behind is killed. */
     async stop(): Promise<void> {
-        if (!this.process || this.process.exitCode !== null) {
+        if (!this.process || this.process.exitCode !== null || this.process.signalCode !== null) {
             return;
         }
         const pid = this.pid;
         const children = descendantsOf(pid);
-        process.kill(pid, 'SIGTERM');
+        try {
+            process.kill(pid, 'SIGTERM');
+        } catch {
+            // Already gone.
+        }
         if (!await waitForExit(pid, 15000)) {
             killTree(pid);
         }
+        await this.exited;
         children.forEach(child => killTree(child));
     }
 
@@ -67,7 +75,7 @@ export class TheiaBackend {
         const pid = this.pid;
         const children = descendantsOf(pid);
         process.kill(pid, 'SIGKILL');
-        await waitForExit(pid, 10000);
+        await this.exited;
         children.forEach(child => killTree(child));
     }
 }

@@ -35,7 +35,7 @@ export class TheiaWindow {
         const before = await this.page.locator('.terminal-container').count();
         await this.page.locator('#theia-app-shell').click({ position: { x: 600, y: 300 } }).catch(() => undefined);
         await this.page.keyboard.press('Control+Shift+Backquote');
-        await until(async () => await this.page.locator('.terminal-container').count() > before, 'a new terminal', 20000);
+        await until(async () => await this.page.locator('.terminal-container').count() > before && await this.terminalHasFocus(), 'a new, focused terminal', 20000);
         this.terminals++;
         // The shell is ready when it runs a command: write a marker file through it.
         await this.run('true', 30000);
@@ -44,9 +44,15 @@ export class TheiaWindow {
     /** Types a command into the focused terminal and waits until the shell has run it. */
     async run(command: string, timeoutMs = 20000): Promise<void> {
         const marker = path.join(this.scratchDir, `done-${Date.now()}-${Math.random().toString(36).slice(2)}`);
-        await this.page.locator('.terminal-container .xterm-helper-textarea').last().focus();
+        if (!await this.terminalHasFocus()) {
+            await this.page.locator('.terminal-container .xterm-helper-textarea').last().focus();
+        }
         await this.page.keyboard.type(`${command}; echo $? > '${marker}'\n`);
         await until(() => fs.existsSync(marker) && fs.readFileSync(marker, 'utf8').trim() !== '', `the terminal to run: ${command}`, timeoutMs);
+    }
+
+    protected terminalHasFocus(): Promise<boolean> {
+        return this.page.evaluate(() => !!document.activeElement?.classList.contains('xterm-helper-textarea'));
     }
 
     /** The environment of the focused terminal's shell, as a CLI started there would see it. */

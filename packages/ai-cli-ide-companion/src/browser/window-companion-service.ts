@@ -8,6 +8,8 @@ import { IdeCompanionFrontendClientImpl } from './ide-companion-frontend-client-
 
 /** Survives a reload of the same browser tab (not a new tab), which is exactly a window's lifetime. */
 const WINDOW_ID_KEY = 'theia-ai-cli-companion.windowId';
+/** Set when the page is left: on the next load of this tab, that load is a reload, not a duplicate. */
+const PAGE_LEFT_KEY = 'theia-ai-cli-companion.pageLeft';
 /** A terminal never waits longer than this for the companion before opening without its variables. */
 const TERMINAL_ENV_TIMEOUT_MS = 5000;
 
@@ -33,6 +35,7 @@ export class WindowCompanionService {
 
     @postConstruct()
     protected init(): void {
+        window.addEventListener('pagehide', () => sessionStorage.setItem(PAGE_LEFT_KEY, 'true'));
         this.client.onDidChangeStatus(status => this.update(status));
         this.workspaceService.onWorkspaceChanged(() => this.syncRoots());
         const connection = this.backend as unknown as { onDidOpenConnection?: Event<void> };
@@ -60,8 +63,13 @@ export class WindowCompanionService {
 
     protected async doAttach(): Promise<WindowCompanionStatus> {
         const rootUris = await this.rootUris();
-        const status = await this.backend.attachWindow({ windowId: sessionStorage.getItem(WINDOW_ID_KEY) ?? undefined, rootUris });
+        const status = await this.backend.attachWindow({
+            windowId: sessionStorage.getItem(WINDOW_ID_KEY) ?? undefined,
+            reclaim: sessionStorage.getItem(PAGE_LEFT_KEY) === 'true' || this.current !== undefined,
+            rootUris
+        });
         sessionStorage.setItem(WINDOW_ID_KEY, status.windowId);
+        sessionStorage.setItem(PAGE_LEFT_KEY, 'false');
         this.update(status);
         this.attached.resolve(status);
         return status;

@@ -29,6 +29,12 @@ export interface WindowCompanionStatus {
 export interface AttachWindowRequest {
     /** The id this browser tab used before a reload, if any. */
     readonly windowId?: string;
+    /**
+     * True when this tab left the page (a reload) after its last attach: the window may be taken over
+     * even though the connection of the page before the reload has not timed out yet. False for a
+     * duplicated tab, whose copied id still belongs to the live original.
+     */
+    readonly reclaim?: boolean;
     /** Workspace root URIs (`file:///…`) as the frontend knows them. */
     readonly rootUris: readonly string[];
 }

@@ -21,7 +21,7 @@ export class IdeCompanionBackendImpl implements IdeCompanionBackend {
     }
 
     async attachWindow(request: AttachWindowRequest): Promise<WindowCompanionStatus> {
-        const window = await this.registry.attach(this, toFsPaths(request.rootUris), request.windowId);
+        const window = await this.registry.attach(this, toFsPaths(request.rootUris), request.windowId, request.reclaim === true);
         if (window !== this.window) {
             this.toDisposeOnWindowChange.dispose();
             this.window = window;

@@ -59,13 +59,13 @@ export class WindowCompanionRegistry implements BackendApplicationContribution {
      * Gives `owner` the window it had before a reload (same id, not owned by another live connection),
      * or a new one. Resolves when the server listens and its discovery files are on disk.
      */
-    async attach(owner: object, rootPaths: readonly string[], requestedId?: string): Promise<WindowCompanion> {
+    async attach(owner: object, rootPaths: readonly string[], requestedId?: string, reclaim = false): Promise<WindowCompanion> {
         await (this.staleFilesRemoved ??= this.removeStaleFiles());
         if (this.stopping) {
             throw new Error('The backend is shutting down');
         }
         const existing = requestedId && WINDOW_ID.test(requestedId) ? this.windows.get(requestedId) : undefined;
-        if (existing && (existing.owner === undefined || existing.owner === owner)) {
+        if (existing && (existing.owner === undefined || existing.owner === owner || reclaim)) {
             clearTimeout(existing.closeTimer);
             existing.closeTimer = undefined;
             existing.owner = owner;

@@ -1,0 +1,122 @@
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as path from 'path';
+import { IdeProbe } from './ide-probe';
+import { until } from './processes';
+import { createSandbox, createWorkspace, Sandbox } from './sandbox';
+import { TheiaBackend } from './theia-backend';
+import { TheiaWindow } from './theia-window';
+
+function discoveryFiles(sandbox: Sandbox): string[] {
+    const list = (dir: string) => fs.existsSync(dir) ? fs.readdirSync(dir).map(name => path.join(dir, name)) : [];
+    return [...list(path.join(sandbox.tmp, 'gemini', 'ide')), ...list(path.join(sandbox.home, '.qwen', 'ide'))].sort();
+}
+
+/** Discovery files across crashes, restarts, reloads, other backends and windows without a folder. */
+describe('IDE mode: discovery file lifecycle', function (): void {
+    this.timeout(300000);
+    let sandbox: Sandbox;
+    let workspace: string;
+    const backends: TheiaBackend[] = [];
+    const windows: TheiaWindow[] = [];
+    const probes: IdeProbe[] = [];
+
+    const startBackend = async (folder: string | null = workspace) => {
+        const backend = new TheiaBackend(sandbox, folder ?? undefined);
+        backends.push(backend);
+        await backend.start();
+        return backend;
+    };
+    const openWindow = async (backend: TheiaBackend) => {
+        const window = await TheiaWindow.open(sandbox, backend.url);
+        windows.push(window);
+        return window;
+    };
+
+    beforeEach(() => {
+        sandbox = createSandbox();
+        workspace = createWorkspace(sandbox, 'project', { 'a.txt': 'a\n' });
+    });
+
+    afterEach(async () => {
+        await Promise.all(probes.splice(0).map(probe => probe.close()));
+        await Promise.all(windows.splice(0).map(window => window.close()));
+        for (const backend of backends.splice(0)) {
+            await backend.stop();
+        }
+        sandbox.dispose();
+    });
+
+    it('removes what a SIGKILLed backend left behind at the next start, and keeps another live backend\'s files', async () => {
+        const other = await startBackend(createWorkspace(sandbox, 'other project'));
+        await (await openWindow(other)).openTerminal();
+        const othersFiles = discoveryFiles(sandbox);
+        expect(othersFiles).to.have.length(2);
+
+        const crashed = await startBackend();
+        const window = await openWindow(crashed);
+        await window.openTerminal();
+        const env = await window.terminalEnvironment();
+        const probe = new IdeProbe('gemini', env, workspace);
+        probes.push(probe);
+        expect((await probe.connected()).status.status).to.equal('connected');
+        const crashedFiles = discoveryFiles(sandbox).filter(file => !othersFiles.includes(file));
+        expect(crashedFiles).to.have.length(2);
+
+        await crashed.kill9();
+        expect(crashedFiles.every(file => fs.existsSync(file)), 'a killed process cannot clean up').to.equal(true);
+        // The CLI notices the server is gone instead of hanging.
+        await until(async () => (await probe.status()).status.status === 'disconnected', 'the CLI to show Disconnected', 30000, 500);
+
+        const restarted = await startBackend();
+        await until(() => crashedFiles.every(file => !fs.existsSync(file)), 'the stale files to be removed', 20000);
+        expect(othersFiles.every(file => fs.existsSync(file)), 'files of a live backend are never removed').to.equal(true);
+        expect(restarted.log).to.match(/Removed stale Gemini CLI discovery file/);
+    });
+
+    it('removes every discovery file when the backend is stopped with SIGTERM', async () => {
+        const backend = await startBackend();
+        await (await openWindow(backend)).openTerminal();
+        await (await openWindow(backend)).openTerminal();
+        expect(discoveryFiles(sandbox)).to.have.length(4);
+        await backend.stop();
+        expect(discoveryFiles(sandbox)).to.deep.equal([]);
+    });
+
+    it('keeps the same server across a reload of the browser tab, so a connected CLI stays connected', async () => {
+        const backend = await startBackend();
+        const window = await openWindow(backend);
+        await window.openTerminal();
+        const env = await window.terminalEnvironment();
+        const probe = new IdeProbe('gemini', env, workspace);
+        probes.push(probe);
+        expect((await probe.connected()).status.status).to.equal('connected');
+        await window.waitForStatus(/CLI 1$/);
+
+        await window.page.reload();
+        await window.page.waitForSelector('#theia-app-shell');
+        await window.waitForStatus(/CLI 1$/, 30000);
+        expect((await probe.status()).status.status).to.equal('connected');
+        await window.openTerminal();
+        const after = await window.terminalEnvironment();
+        expect(after.GEMINI_CLI_IDE_SERVER_PORT).to.equal(env.GEMINI_CLI_IDE_SERVER_PORT);
+    });
+
+    it('advertises no folder for a window without one, and the CLI asks to open one', async () => {
+        const backend = await startBackend(null);
+        const window = await openWindow(backend);
+        await window.openTerminal();
+        const env = await window.terminalEnvironment(sandbox.root);
+        const geminiFile = JSON.parse(fs.readFileSync(path.join(sandbox.tmp, 'gemini', 'ide', `gemini-ide-server-${backend.pid}-${env.GEMINI_CLI_IDE_SERVER_PORT}.json`), 'utf8'));
+        expect(geminiFile.workspacePath).to.equal('');
+        const gemini = new IdeProbe('gemini', env, sandbox.root);
+        probes.push(gemini);
+        const geminiReport = await gemini.connected();
+        expect(geminiReport.status.status).to.equal('disconnected');
+        expect(geminiReport.status.details).to.match(/open a workspace folder/);
+        // Qwen Code discards a lock whose workspace does not match entirely and reports its generic state.
+        const qwen = new IdeProbe('qwen', env, sandbox.root);
+        probes.push(qwen);
+        expect((await qwen.connected()).status.status).to.equal('disconnected');
+    });
+});

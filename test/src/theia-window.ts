@@ -51,6 +51,39 @@ export class TheiaWindow {
         await until(() => fs.existsSync(marker) && fs.readFileSync(marker, 'utf8').trim() !== '', `the terminal to run: ${command}`, timeoutMs);
     }
 
+    /** Opens a workspace file with Quick Open (Ctrl+P), as a user does, and waits for its editor. */
+    async openFile(relativePath: string): Promise<void> {
+        const name = relativePath.split('/').pop()!;
+        await this.page.keyboard.press('Control+p');
+        const input = this.page.locator('.quick-input-widget input');
+        await input.waitFor({ state: 'visible' });
+        await input.fill(relativePath);
+        await this.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+        await this.page.keyboard.press('Enter');
+        await until(async () => {
+            const title: string[] = await this.page.locator('.p-TabBar-tab.p-mod-current .p-TabBar-tabLabel, .lm-TabBar-tab.lm-mod-current .lm-TabBar-tabLabel').allInnerTexts().catch(() => []);
+            return title.includes(name) && await this.page.evaluate(() => !!document.activeElement?.closest('.monaco-editor'));
+        }, `the editor of ${relativePath}`, 20000);
+    }
+
+    /** Moves the cursor with Go to Line (Ctrl+G): 1-based line and column. */
+    async goTo(line: number, column: number): Promise<void> {
+        await this.page.keyboard.press('Control+g');
+        const input = this.page.locator('.quick-input-widget input');
+        await input.waitFor({ state: 'visible' });
+        await input.fill(`${line}:${column}`);
+        await this.page.keyboard.press('Enter');
+        await this.waitForCursorStatus(line, column);
+    }
+
+    /** Waits until the editor's own status bar item shows this 1-based position. */
+    async waitForCursorStatus(line: number, column: number): Promise<void> {
+        await until(async () => {
+            const texts = await this.page.locator('#theia-statusBar .element').allInnerTexts();
+            return texts.some(text => text.includes(`Ln ${line}, Col ${column}`));
+        }, `the cursor at Ln ${line}, Col ${column}`, 10000);
+    }
+
     protected terminalHasFocus(): Promise<boolean> {
         return this.page.evaluate(() => !!document.activeElement?.classList.contains('xterm-helper-textarea'));
     }

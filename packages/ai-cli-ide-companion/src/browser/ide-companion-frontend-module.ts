@@ -4,6 +4,8 @@ import { RemoteConnectionProvider, ServiceConnectionProvider } from '@theia/core
 import { ShellTerminalServerProxy } from '@theia/terminal/lib/common/shell-terminal-protocol';
 import { TaskServer } from '@theia/task/lib/common/task-protocol';
 import { IdeCompanionBackend, ideCompanionServicePath } from '../common/ide-companion-protocol';
+import { bindIdeCompanionPreferences } from '../common/ide-companion-preferences';
+import { EditorContextTracker } from './editor-context-tracker';
 import { IdeCompanionFrontendClientImpl } from './ide-companion-frontend-client-impl';
 import { IdeCompanionStatusBarContribution } from './ide-companion-status-bar-contribution';
 import { injectTaskEnvironment, injectTerminalEnvironment } from './terminal-environment-injection';
@@ -16,6 +18,10 @@ export default new ContainerModule((bind, _unbind, _isBound, _rebind, _unbindAsy
             .createProxy<IdeCompanionBackend>(ideCompanionServicePath, ctx.container.get(IdeCompanionFrontendClientImpl))
     ).inSingletonScope();
     bind(WindowCompanionService).toSelf().inSingletonScope();
+
+    bindIdeCompanionPreferences(bind);
+    bind(EditorContextTracker).toSelf().inSingletonScope();
+    bind(FrontendApplicationContribution).toService(EditorContextTracker);
 
     bind(IdeCompanionStatusBarContribution).toSelf().inSingletonScope();
     bind(FrontendApplicationContribution).toService(IdeCompanionStatusBarContribution);

@@ -1,7 +1,6 @@
 import { inject, injectable, named, postConstruct } from '@theia/core/shared/inversify';
 import { Emitter, Event } from '@theia/core/lib/common/event';
 import { ILogger } from '@theia/core/lib/common/logger';
-import { Deferred } from '@theia/core/lib/common/promise-util';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
 import { IdeCompanionBackend, WindowCompanionStatus } from '../common/ide-companion-protocol';
 import { IdeCompanionFrontendClientImpl } from './ide-companion-frontend-client-impl';
@@ -27,11 +26,13 @@ export class WindowCompanionService {
     @inject(ILogger) @named('ai-cli-ide-companion:WindowCompanionService') protected readonly logger: ILogger;
 
     protected current?: WindowCompanionStatus;
-    protected attached = new Deferred<WindowCompanionStatus>();
     protected attaching?: Promise<WindowCompanionStatus>;
 
     protected readonly onDidChangeStatusEmitter = new Emitter<WindowCompanionStatus>();
     readonly onDidChangeStatus: Event<WindowCompanionStatus> = this.onDidChangeStatusEmitter.event;
+    /** Fires after every successful attach, including re-attaches after the backend connection returned. */
+    protected readonly onDidAttachEmitter = new Emitter<WindowCompanionStatus>();
+    readonly onDidAttach: Event<WindowCompanionStatus> = this.onDidAttachEmitter.event;
 
     @postConstruct()
     protected init(): void {
@@ -71,7 +72,7 @@ export class WindowCompanionService {
         sessionStorage.setItem(WINDOW_ID_KEY, status.windowId);
         sessionStorage.setItem(PAGE_LEFT_KEY, 'false');
         this.update(status);
-        this.attached.resolve(status);
+        this.onDidAttachEmitter.fire(status);
         return status;
     }
 

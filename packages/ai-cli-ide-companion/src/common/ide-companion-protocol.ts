@@ -1,5 +1,6 @@
 import { RpcServer } from '@theia/core/lib/common/messaging/proxy-factory';
 import { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
+import { WindowEditorState } from './open-editors-model';
 
 export const ideCompanionServicePath = '/services/ai-cli-ide-companion';
 
@@ -47,6 +48,8 @@ export interface IdeCompanionBackend extends RpcServer<IdeCompanionFrontendClien
     /** Rewrites the discovery files for new roots; resolves with the updated status. */
     setWorkspaceRoots(rootUris: readonly string[]): Promise<WindowCompanionStatus>;
     getStatus(): Promise<WindowCompanionStatus | undefined>;
+    /** The window's open files, active editor, cursor, selection and trust; pushed to its CLI sessions. */
+    updateEditorState(state: WindowEditorState): Promise<void>;
 }
 
 export const IdeCompanionFrontendClient = Symbol('IdeCompanionFrontendClient');

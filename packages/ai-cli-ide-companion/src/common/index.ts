@@ -1,1 +1,2 @@
 export * from './ide-companion-protocol';
+export * from './open-editors-model';

@@ -1,6 +1,7 @@
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { DisposableCollection } from '@theia/core/lib/common/disposable';
 import { FileUri } from '@theia/core/lib/common/file-uri';
+import { WindowEditorState } from '../common/open-editors-model';
 import { AttachWindowRequest, IdeCompanionBackend, IdeCompanionFrontendClient, WindowCompanionStatus } from '../common/ide-companion-protocol';
 import { WindowCompanion } from './window-companion';
 import { WindowCompanionRegistry } from './window-companion-registry';
@@ -38,6 +39,10 @@ export class IdeCompanionBackendImpl implements IdeCompanionBackend {
 
     async getStatus(): Promise<WindowCompanionStatus | undefined> {
         return this.window?.status;
+    }
+
+    async updateEditorState(state: WindowEditorState): Promise<void> {
+        await this.requireWindow().setEditorState(state);
     }
 
     dispose(): void {

@@ -99,6 +99,7 @@ export class WindowCompanionRegistry implements BackendApplicationContribution {
                 continue;
             }
             entry.owner = undefined;
+            entry.companion.clearActiveEditor().catch(error => this.logger.warn(`Could not clear the active editor of window ${id}: ${describe(error)}`));
             clearTimeout(entry.closeTimer);
             entry.closeTimer = setTimeout(() => this.close(id), this.reattachGraceMs);
         }

@@ -6,6 +6,31 @@ import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/n
 import { QwenCodeFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/qwen-code-flavour';
 import { WindowCompanion } from './window-companion';
 import { RecordingLogger } from './test/recording-logger';
+import { FileUri } from '@theia/core/lib/common/file-uri';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+async function connect(port: number, token: string): Promise<{ client: Client; updates: unknown[] }> {
+    const client = new Client({ name: 'spec', version: '1' });
+    const updates: unknown[] = [];
+    client.fallbackNotificationHandler = async notification => {
+        if (notification.method === 'ide/contextUpdate') {
+            updates.push(notification.params);
+        }
+    };
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    return { client, updates };
+}
+
+async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!condition()) {
+        if (Date.now() > deadline) {
+            throw new Error('condition not met in time');
+        }
+        await new Promise(resolve => setTimeout(resolve, 10));
+    }
+}
 
 describe('WindowCompanion', () => {
     let root: string;
@@ -81,6 +106,50 @@ describe('WindowCompanion', () => {
         await window.stop();
         companion = undefined;
         expect(files.some(file => fs.existsSync(file))).to.equal(false);
+    });
+
+    it('pushes the editor state to every session, sends the current one to a new session at once, and clears the active editor', async () => {
+        const window = create();
+        await window.start([root]);
+        const first = await connect(window.server.port, window.endpoint.authToken);
+        const file = path.join(root, 'a file.ts');
+        await window.setEditorState({
+            isTrusted: true,
+            openFiles: [
+                { uri: FileUri.create(file).toString(), timestamp: 2, isActive: true, cursor: { line: 3, character: 4 }, selectedText: 'x'.repeat(20000) },
+                { uri: 'untitled:Untitled-1', timestamp: 1 }
+            ]
+        });
+        const expected = { workspaceState: { isTrusted: true, openFiles: [{ path: file, timestamp: 2, isActive: true, cursor: { line: 3, character: 4 }, selectedText: 'x'.repeat(16384) }] } };
+        await until(() => first.updates.length === 1);
+        expect(first.updates[0]).to.deep.equal(expected);
+
+        // The same state again is not sent again.
+        await window.setEditorState({ isTrusted: true, openFiles: [{ uri: FileUri.create(file).toString(), timestamp: 2, isActive: true, cursor: { line: 3, character: 4 }, selectedText: 'x'.repeat(20000) }] });
+        const second = await connect(window.server.port, window.endpoint.authToken);
+        await until(() => second.updates.length === 1);
+        expect(second.updates[0]).to.deep.equal(expected);
+        expect(first.updates).to.have.length(1);
+
+        await window.clearActiveEditor();
+        await until(() => first.updates.length === 2 && second.updates.length === 2);
+        expect(second.updates[1]).to.deep.equal({ workspaceState: { isTrusted: true, openFiles: [{ path: file, timestamp: 2 }] } });
+        await first.client.close();
+        await second.client.close();
+    });
+
+    it('rejects a malformed editor state and keeps the last good one', async () => {
+        const window = create();
+        await window.start([root]);
+        const good = { isTrusted: false, openFiles: [{ uri: FileUri.create(path.join(root, 'a')).toString(), timestamp: 1 }] };
+        await window.setEditorState(good);
+        for (const bad of [null, {}, { openFiles: 'x', isTrusted: true }, { isTrusted: true, openFiles: [{ uri: 'file:///a', timestamp: 'yesterday' }] },
+            { isTrusted: true, openFiles: [{ uri: 'file:///a', timestamp: 1, isActive: true, cursor: { line: 0, character: 1 } }] }]) {
+            let error: Error | undefined;
+            await window.setEditorState(bad as never).catch(e => error = e);
+            expect(error, JSON.stringify(bad)).to.be.instanceOf(Error);
+        }
+        expect(window.currentContext?.workspaceState?.openFiles?.[0].path).to.equal(path.join(root, 'a'));
     });
 
     it('refuses to write into a discovery directory owned by someone else', async function (): Promise<void> {

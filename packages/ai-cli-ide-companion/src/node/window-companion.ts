@@ -4,7 +4,11 @@ import { Emitter, Event } from '@theia/core/lib/common/event';
 import { createAuthToken } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/auth-token';
 import { CliFlavour, DiscoveryEndpoint } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/cli-flavour';
 import { StdioConfig } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/discovery-files';
+import { IdeContext } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-context';
+import { IdeNotificationMethod } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-notifications';
 import { WindowCompanionStatus } from '../common/ide-companion-protocol';
+import { WindowEditorState } from '../common/open-editors-model';
+import { ideContextFromEditorState, withoutActiveEditor } from './ide-context-from-editor-state';
 import { CompanionLogger } from './companion-logger';
 import { CompanionMcpServer, describe } from './companion-mcp-server';
 import { DiscoveryFiles } from './discovery-files';
@@ -28,6 +32,9 @@ export class WindowCompanion {
     protected readonly authToken = createAuthToken();
     protected readonly discoveryFiles: DiscoveryFiles;
     protected roots: string[] = [];
+    /** The last context pushed to the CLIs; a newly connected session gets it at once. */
+    protected context?: IdeContext;
+    protected contextJson = '';
 
     protected readonly onDidChangeStatusEmitter = new Emitter<WindowCompanionStatus>();
     readonly onDidChangeStatus: Event<WindowCompanionStatus> = this.onDidChangeStatusEmitter.event;
@@ -36,6 +43,7 @@ export class WindowCompanion {
         this.server = new CompanionMcpServer({ authToken: this.authToken, logger: options.logger, streamGraceMs: options.streamGraceMs });
         this.discoveryFiles = new DiscoveryFiles(options.flavours, options.stdioFor);
         this.server.onDidChangeSessions(() => this.onDidChangeStatusEmitter.fire(this.status));
+        this.server.onDidOpenStream(sessionId => this.sendContextTo(sessionId));
     }
 
     get windowId(): string {
@@ -53,6 +61,39 @@ export class WindowCompanion {
         this.roots = await resolveRoots(rootPaths, this.options.logger);
         await this.discoveryFiles.write(this.endpoint);
         this.onDidChangeStatusEmitter.fire(this.status);
+    }
+
+    /** Validates the browser's state and pushes it to every session, if it changed. */
+    async setEditorState(state: WindowEditorState): Promise<void> {
+        await this.pushContext(ideContextFromEditorState(state));
+    }
+
+    /** The window went away (tab closed or reloading): nobody is looking at a file any more. */
+    async clearActiveEditor(): Promise<void> {
+        if (this.context) {
+            await this.pushContext(withoutActiveEditor(this.context));
+        }
+    }
+
+    get currentContext(): IdeContext | undefined {
+        return this.context;
+    }
+
+    protected async pushContext(context: IdeContext): Promise<void> {
+        const json = JSON.stringify(context);
+        if (json === this.contextJson) {
+            return;
+        }
+        this.context = context;
+        this.contextJson = json;
+        await this.server.notifyAll({ method: IdeNotificationMethod.CONTEXT_UPDATE, params: context });
+    }
+
+    protected sendContextTo(sessionId: string): void {
+        if (this.context) {
+            this.server.notify(sessionId, { method: IdeNotificationMethod.CONTEXT_UPDATE, params: this.context })
+                .catch(error => this.options.logger.warn(`Could not send the editor context to session ${sessionId}: ${describe(error)}`));
+        }
     }
 
     get endpoint(): DiscoveryEndpoint {

@@ -1,0 +1,125 @@
+import { expect } from 'chai';
+import * as path from 'path';
+import { IdeProbe, ProbeReport } from './ide-probe';
+import { until } from './processes';
+import { createSandbox, createWorkspace, Sandbox } from './sandbox';
+import { TheiaBackend } from './theia-backend';
+import { TheiaWindow } from './theia-window';
+
+interface ProbeFile { path: string; timestamp: number; isActive?: boolean; cursor?: { line: number; character: number }; selectedText?: string }
+const filesOf = (report: ProbeReport): ProbeFile[] =>
+    ((report.context as { workspaceState?: { openFiles?: ProbeFile[] } } | null)?.workspaceState?.openFiles ?? []);
+
+/** What the user sees in the editor is what the real CLI clients receive, per window. */
+describe('Editor context: the CLI knows what the user is looking at in its window', function (): void {
+    this.timeout(300000);
+    let sandbox: Sandbox;
+    let workspace: string;
+    let backend: TheiaBackend;
+    const windows: TheiaWindow[] = [];
+    const probes: IdeProbe[] = [];
+
+    before(async () => {
+        sandbox = createSandbox();
+        workspace = createWorkspace(sandbox, 'project', {
+            'src/alpha.ts': 'line one\nline two\nconst answer = 42;\nline four\n',
+            'docs/beta.md': '# Beta\n\nSome text.\n',
+            'gamma.txt': 'gamma\n'
+        });
+        backend = new TheiaBackend(sandbox, workspace);
+        await backend.start();
+    });
+
+    afterEach(async () => {
+        await Promise.all(probes.splice(0).map(probe => probe.close()));
+        await Promise.all(windows.splice(0).map(window => window.close()));
+    });
+
+    after(async () => {
+        await backend?.stop();
+        sandbox?.dispose();
+    });
+
+    async function windowWithProbe(flavour: 'gemini' | 'qwen' = 'gemini'): Promise<{ window: TheiaWindow; probe: IdeProbe }> {
+        const window = await TheiaWindow.open(sandbox, backend.url);
+        windows.push(window);
+        await window.openTerminal();
+        const env = await window.terminalEnvironment(workspace);
+        const probe = new IdeProbe(flavour, env, workspace);
+        probes.push(probe);
+        expect((await probe.connected()).status.status).to.equal('connected');
+        return { window, probe };
+    }
+
+    async function contextMatching(probe: IdeProbe, predicate: (files: ProbeFile[]) => boolean, what: string): Promise<ProbeFile[]> {
+        let last: ProbeFile[] = [];
+        try {
+            return await until(async () => {
+                last = filesOf(await probe.status());
+                return predicate(last) && last;
+            }, what, 20000, 200);
+        } catch (error) {
+            throw new Error(`${(error as Error).message}; last context: ${JSON.stringify(last)}`);
+        }
+    }
+
+    it('reports the open files, the active file, its cursor and its selection as the editor shows them', async () => {
+        const { window, probe } = await windowWithProbe();
+        const alpha = path.join(workspace, 'src', 'alpha.ts');
+        const beta = path.join(workspace, 'docs', 'beta.md');
+
+        await window.openFile('src/alpha.ts');
+        await window.goTo(3, 7);
+        let files = await contextMatching(probe, f => f[0]?.path === alpha && f[0].cursor?.line === 3 && f[0].cursor?.character === 7, 'alpha.ts at 3:7');
+        expect(files[0]).to.include({ path: alpha, isActive: true });
+
+        // Select "answer" (6 characters to the right of the cursor) with the keyboard.
+        for (let i = 0; i < 6; i++) {
+            await window.page.keyboard.press('Shift+ArrowRight');
+        }
+        await window.waitForCursorStatus(3, 13);
+        files = await contextMatching(probe, f => f[0]?.selectedText === 'answer', 'the selection');
+        expect(files[0].cursor).to.deep.equal({ line: 3, character: 13 });
+
+        await window.openFile('docs/beta.md');
+        files = await contextMatching(probe, f => f[0]?.path === beta && f[0].isActive === true && f.length === 2, 'beta.md active, alpha.ts second');
+        expect(files[1].path).to.equal(alpha);
+        expect(files[1].isActive).to.equal(undefined);
+        expect(files[1].cursor).to.equal(undefined);
+        expect(files[0].timestamp).to.be.greaterThan(files[1].timestamp);
+
+        // Closing the active editor takes it off the list.
+        await window.page.keyboard.press('Control+Alt+w').catch(() => undefined);
+        await window.page.locator('.lm-TabBar-tab.lm-mod-current .lm-TabBar-tabCloseIcon, .p-TabBar-tab.p-mod-current .p-TabBar-tabCloseIcon').first().click();
+        files = await contextMatching(probe, f => !f.some(file => file.path === beta), 'beta.md closed');
+        expect(files.map(f => f.path)).to.deep.equal([alpha]);
+    });
+
+    it('gives a newly connected CLI the current state at once, and Qwen Code the same', async () => {
+        const { window } = await windowWithProbe();
+        await window.openFile('gamma.txt');
+        await window.goTo(1, 3);
+        const env = await (async () => {
+            await window.openTerminal();
+            return window.terminalEnvironment(workspace);
+        })();
+        const late = new IdeProbe('gemini', env, workspace);
+        probes.push(late);
+        const report = await late.connected();
+        // The state arrives on the event stream right after connecting; ask until it is there.
+        const files = await contextMatching(late, f => f[0]?.path === path.join(workspace, 'gamma.txt'), 'the state for a late session');
+        expect(report.status.status).to.equal('connected');
+        expect(files[0]).to.include({ isActive: true });
+    });
+
+    it('keeps each window\'s files to its own CLIs', async () => {
+        const a = await windowWithProbe();
+        const b = await windowWithProbe();
+        await a.window.openFile('src/alpha.ts');
+        await b.window.openFile('gamma.txt');
+        const filesA = await contextMatching(a.probe, f => f[0]?.path === path.join(workspace, 'src', 'alpha.ts'), 'window A state');
+        const filesB = await contextMatching(b.probe, f => f[0]?.path === path.join(workspace, 'gamma.txt'), 'window B state');
+        expect(filesA.map(f => f.path)).to.not.include(path.join(workspace, 'gamma.txt'));
+        expect(filesB.map(f => f.path)).to.not.include(path.join(workspace, 'src', 'alpha.ts'));
+    });
+});

@@ -47,13 +47,27 @@ export class TheiaWindow {
         if (!await this.terminalHasFocus()) {
             await this.page.locator('.terminal-container .xterm-helper-textarea').last().focus();
         }
-        await this.page.keyboard.type(`${command}; echo $? > '${marker}'\n`);
-        await until(() => fs.existsSync(marker) && fs.readFileSync(marker, 'utf8').trim() !== '', `the terminal to run: ${command}`, timeoutMs);
+        // Keys typed before the shell's pty is attached can be lost; the commands used here are
+        // idempotent, so a command whose marker does not appear is typed again.
+        const attempts = 3;
+        for (let attempt = 1; ; attempt++) {
+            await this.page.keyboard.type(`${command}; echo $? > '${marker}'\n`);
+            try {
+                await until(() => fs.existsSync(marker) && fs.readFileSync(marker, 'utf8').trim() !== '', `the terminal to run: ${command}`, timeoutMs / attempts);
+                return;
+            } catch (error) {
+                if (attempt === attempts) {
+                    throw error;
+                }
+            }
+        }
     }
 
     /** Opens a workspace file with Quick Open (Ctrl+P), as a user does, and waits for its editor. */
     async openFile(relativePath: string): Promise<void> {
         const name = relativePath.split('/').pop()!;
+        // A focused terminal keeps Ctrl+P for the shell: focus the main area first.
+        await this.page.locator('#theia-main-content-panel').click({ position: { x: 300, y: 200 } });
         await this.page.keyboard.press('Control+p');
         const input = this.page.locator('.quick-input-widget input');
         await input.waitFor({ state: 'visible' });
@@ -66,12 +80,21 @@ export class TheiaWindow {
         }, `the editor of ${relativePath}`, 20000);
     }
 
+    /** Closes an editor tab by its close icon, as a user does. */
+    async closeEditor(name: string): Promise<void> {
+        const tab = this.page.locator('#theia-main-content-panel .lm-TabBar-tab', { hasText: name }).first();
+        await tab.hover();
+        await tab.locator('.lm-TabBar-tabCloseIcon').click({ force: true });
+        await tab.waitFor({ state: 'detached', timeout: 10000 });
+    }
+
     /** Moves the cursor with Go to Line (Ctrl+G): 1-based line and column. */
     async goTo(line: number, column: number): Promise<void> {
         await this.page.keyboard.press('Control+g');
         const input = this.page.locator('.quick-input-widget input');
         await input.waitFor({ state: 'visible' });
-        await input.fill(`${line}:${column}`);
+        // Go to Line pre-fills ':'; typing after it keeps the mode (fill would replace it).
+        await this.page.keyboard.type(`${line}:${column}`);
         await this.page.keyboard.press('Enter');
         await this.waitForCursorStatus(line, column);
     }

@@ -72,6 +72,8 @@ describe('Editor context: the CLI knows what the user is looking at in its windo
         await window.goTo(3, 7);
         let files = await contextMatching(probe, f => f[0]?.path === alpha && f[0].cursor?.line === 3 && f[0].cursor?.character === 7, 'alpha.ts at 3:7');
         expect(files[0]).to.include({ path: alpha, isActive: true });
+        // Workspace trust is off in the test profile, which Theia reports as trusted.
+        expect(((await probe.status()).context as { workspaceState: { isTrusted?: boolean } }).workspaceState.isTrusted).to.equal(true);
 
         // Select "answer" (6 characters to the right of the cursor) with the keyboard.
         for (let i = 0; i < 6; i++) {

@@ -93,10 +93,20 @@ describe('IDE mode: discovery file lifecycle', function (): void {
         expect((await probe.connected()).status.status).to.equal('connected');
         await window.waitForStatus(/CLI 1$/);
 
+        await window.openFile('a.txt');
+        const aTxt = path.join(workspace, 'a.txt');
+        const activeFile = async () => {
+            const context = (await probe.status()).context as { workspaceState?: { openFiles?: { path: string; isActive?: boolean }[] } } | null;
+            return context?.workspaceState?.openFiles?.find(file => file.isActive)?.path;
+        };
+        await until(async () => await activeFile() === aTxt, 'a.txt to be the active file', 20000, 200);
+
         await window.page.reload();
         await window.page.waitForSelector('#theia-app-shell');
         await window.waitForStatus(/CLI 1$/, 30000);
         expect((await probe.status()).status.status).to.equal('connected');
+        // The restored editor is reported again: the state is rebuilt, the session kept receiving.
+        await until(async () => await activeFile() === aTxt, 'a.txt active again after the reload', 30000, 200);
         await window.openTerminal();
         const after = await window.terminalEnvironment();
         expect(after.GEMINI_CLI_IDE_SERVER_PORT).to.equal(env.GEMINI_CLI_IDE_SERVER_PORT);

@@ -5,7 +5,16 @@ import { trackProcess } from './processes';
 
 export type CliFlavourName = 'gemini' | 'qwen';
 
+export interface DiffReport {
+    kind: 'diff' | 'closeDiff';
+    filePath: string;
+    result?: { status: 'accepted' | 'rejected'; content?: string };
+    error?: string;
+    content?: string | null;
+}
+
 export interface ProbeReport {
+    kind: 'status';
     status: { status: 'connected' | 'disconnected' | 'connecting'; details?: string };
     ide: { name: string; displayName: string } | null;
     diffing: boolean;
@@ -21,6 +30,8 @@ export class IdeProbe {
     protected readonly child: ChildProcess;
     protected readonly reports: ProbeReport[] = [];
     protected waiters: Array<(report: ProbeReport) => void> = [];
+    protected readonly diffReports: DiffReport[] = [];
+    protected diffWaiters: Array<() => void> = [];
     protected stderr = '';
 
     constructor(flavour: CliFlavourName, env: NodeJS.ProcessEnv, cwd: string) {
@@ -28,11 +39,16 @@ export class IdeProbe {
         this.child = spawn(process.execPath, [script], { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
         trackProcess(this.child.pid!);
         readline.createInterface({ input: this.child.stdout! }).on('line', line => {
-            let report: ProbeReport;
+            let report: ProbeReport | DiffReport;
             try {
                 report = JSON.parse(line);
             } catch {
                 return; // The bundle may print non-JSON chatter; reports are JSON lines.
+            }
+            if (report.kind !== 'status') {
+                this.diffReports.push(report);
+                this.diffWaiters.splice(0).forEach(waiter => waiter());
+                return;
             }
             this.reports.push(report);
             this.waiters.splice(0).forEach(waiter => waiter(report));
@@ -60,6 +76,34 @@ export class IdeProbe {
         const next = this.next(timeoutMs);
         this.child.stdin!.write('status\n');
         return next;
+    }
+
+    /** Asks the IDE to show a diff, as the CLI does before writing a file; the answer comes via {@link diffOutcome}. */
+    openDiff(filePath: string, newContent: string): void {
+        this.child.stdin!.write(JSON.stringify({ cmd: 'openDiff', filePath, newContent }) + '\n');
+    }
+
+    closeDiff(filePath: string, suppressNotification?: boolean): void {
+        this.child.stdin!.write(JSON.stringify({ cmd: 'closeDiff', filePath, suppressNotification }) + '\n');
+    }
+
+    /** The next unconsumed diff report of this kind for this file. */
+    async diffOutcome(kind: DiffReport['kind'], filePath: string, timeoutMs = 30000): Promise<DiffReport> {
+        const deadline = Date.now() + timeoutMs;
+        for (;;) {
+            const index = this.diffReports.findIndex(report => report.kind === kind && report.filePath === filePath);
+            if (index >= 0) {
+                return this.diffReports.splice(index, 1)[0];
+            }
+            const remaining = deadline - Date.now();
+            if (remaining <= 0) {
+                throw new Error(`No ${kind} answer for ${filePath} within ${timeoutMs} ms; stderr:\n${this.stderr}`);
+            }
+            await new Promise<void>(resolve => {
+                const timer = setTimeout(resolve, remaining);
+                this.diffWaiters.push(() => { clearTimeout(timer); resolve(); });
+            });
+        }
     }
 
     /** Disconnects the way a CLI does on exit, then makes sure the process is gone. */

@@ -1,4 +1,11 @@
 import { ContainerModule } from '@theia/core/shared/inversify';
+import { ResourceResolver } from '@theia/core/lib/common/resource';
+import { CommandContribution } from '@theia/core/lib/common/command';
+import { KeybindingContribution } from '@theia/core/lib/browser/keybinding';
+import { TabBarToolbarContribution } from '@theia/core/lib/browser/shell/tab-bar-toolbar';
+import { DiffReviewContribution } from './diff-review/diff-review-contribution';
+import { DiffReviewService } from './diff-review/diff-review-service';
+import { ProposedContentResourceResolver } from './diff-review/proposed-content-resource-resolver';
 import { FrontendApplicationContribution } from '@theia/core/lib/browser/frontend-application-contribution';
 import { RemoteConnectionProvider, ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/service-connection-provider';
 import { ShellTerminalServerProxy } from '@theia/terminal/lib/common/shell-terminal-protocol';
@@ -22,6 +29,14 @@ export default new ContainerModule((bind, _unbind, _isBound, _rebind, _unbindAsy
     bindIdeCompanionPreferences(bind);
     bind(EditorContextTracker).toSelf().inSingletonScope();
     bind(FrontendApplicationContribution).toService(EditorContextTracker);
+
+    bind(ProposedContentResourceResolver).toSelf().inSingletonScope();
+    bind(ResourceResolver).toService(ProposedContentResourceResolver);
+    bind(DiffReviewService).toSelf().inSingletonScope();
+    bind(DiffReviewContribution).toSelf().inSingletonScope();
+    bind(CommandContribution).toService(DiffReviewContribution);
+    bind(TabBarToolbarContribution).toService(DiffReviewContribution);
+    bind(KeybindingContribution).toService(DiffReviewContribution);
 
     bind(IdeCompanionStatusBarContribution).toSelf().inSingletonScope();
     bind(FrontendApplicationContribution).toService(IdeCompanionStatusBarContribution);

@@ -50,9 +50,29 @@ export interface IdeCompanionBackend extends RpcServer<IdeCompanionFrontendClien
     getStatus(): Promise<WindowCompanionStatus | undefined>;
     /** The window's open files, active editor, cursor, selection and trust; pushed to its CLI sessions. */
     updateEditorState(state: WindowEditorState): Promise<void>;
+    /** The user accepted or rejected a diff in the window. */
+    resolveDiff(id: string, outcome: DiffOutcome): Promise<void>;
 }
+
+/** A change a CLI proposes for one file, to review in a diff editor of the window. */
+export interface DiffProposal {
+    readonly id: string;
+    /** `file://` URI of the file the change is for. */
+    readonly fileUri: string;
+    readonly newContent: string;
+    /** False for a file the change would create: the left side is then empty. */
+    readonly fileExists: boolean;
+    /** Who proposed it, for the diff editor's title: the MCP client name and version. */
+    readonly proposedBy: string;
+}
+
+export type DiffOutcome = { readonly accepted: true; readonly content: string } | { readonly accepted: false };
 
 export const IdeCompanionFrontendClient = Symbol('IdeCompanionFrontendClient');
 export interface IdeCompanionFrontendClient {
     notifyStatusChanged(status: WindowCompanionStatus): void;
+    /** Opens the diff editor; resolves once it is open, rejects with the reason it could not. */
+    openDiff(proposal: DiffProposal): Promise<void>;
+    /** Closes the diff editor without an outcome; resolves with the right side's text, if it was open. */
+    closeDiff(id: string): Promise<string | undefined>;
 }

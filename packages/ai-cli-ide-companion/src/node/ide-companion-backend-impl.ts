@@ -2,7 +2,7 @@ import { inject, injectable } from '@theia/core/shared/inversify';
 import { DisposableCollection } from '@theia/core/lib/common/disposable';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { WindowEditorState } from '../common/open-editors-model';
-import { AttachWindowRequest, IdeCompanionBackend, IdeCompanionFrontendClient, WindowCompanionStatus } from '../common/ide-companion-protocol';
+import { AttachWindowRequest, DiffOutcome, IdeCompanionBackend, IdeCompanionFrontendClient, WindowCompanionStatus } from '../common/ide-companion-protocol';
 import { WindowCompanion } from './window-companion';
 import { WindowCompanionRegistry } from './window-companion-registry';
 
@@ -26,6 +26,7 @@ export class IdeCompanionBackendImpl implements IdeCompanionBackend {
         if (window !== this.window) {
             this.toDisposeOnWindowChange.dispose();
             this.window = window;
+            this.toDisposeOnWindowChange.push(window.attachFrontend(this.client));
             this.toDisposeOnWindowChange.push(window.onDidChangeStatus(status => this.client?.notifyStatusChanged(status)));
         }
         return window.status;
@@ -39,6 +40,10 @@ export class IdeCompanionBackendImpl implements IdeCompanionBackend {
 
     async getStatus(): Promise<WindowCompanionStatus | undefined> {
         return this.window?.status;
+    }
+
+    async resolveDiff(id: string, outcome: DiffOutcome): Promise<void> {
+        await this.requireWindow().diffs.resolve(id, outcome);
     }
 
     async updateEditorState(state: WindowEditorState): Promise<void> {

@@ -12,7 +12,7 @@ const windowConnectionModule = ConnectionContainerModule.create(({ bind, bindBac
     bindBackendService<IdeCompanionBackend, IdeCompanionFrontendClient>(ideCompanionServicePath, IdeCompanionBackend,
         (service, client: RpcProxy<IdeCompanionFrontendClient>) => {
             service.setClient(client);
-            client.onDidCloseConnection(() => (service as IdeCompanionBackendImpl).dispose());
+            client.onDidCloseConnection(() => (service as unknown as IdeCompanionBackendImpl).dispose());
             return service;
         });
 });

@@ -6,7 +6,9 @@ import { CliFlavour, DiscoveryEndpoint } from '@theia-cli-companion/ai-cli-ide-p
 import { StdioConfig } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/discovery-files';
 import { IdeContext } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-context';
 import { IdeNotificationMethod } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-notifications';
-import { WindowCompanionStatus } from '../common/ide-companion-protocol';
+import { IdeCompanionFrontendClient, WindowCompanionStatus } from '../common/ide-companion-protocol';
+import { Disposable } from '@theia/core/lib/common/disposable';
+import { DiffReviewManager } from './diff-review-manager';
 import { WindowEditorState } from '../common/open-editors-model';
 import { ideContextFromEditorState, withoutActiveEditor } from './ide-context-from-editor-state';
 import { CompanionLogger } from './companion-logger';
@@ -39,8 +41,15 @@ export class WindowCompanion {
     protected readonly onDidChangeStatusEmitter = new Emitter<WindowCompanionStatus>();
     readonly onDidChangeStatus: Event<WindowCompanionStatus> = this.onDidChangeStatusEmitter.event;
 
+    readonly diffs: DiffReviewManager;
+    protected frontend?: IdeCompanionFrontendClient;
+
     constructor(protected readonly options: WindowCompanionOptions) {
-        this.server = new CompanionMcpServer({ authToken: this.authToken, logger: options.logger, streamGraceMs: options.streamGraceMs });
+        this.server = new CompanionMcpServer({
+            authToken: this.authToken, logger: options.logger, streamGraceMs: options.streamGraceMs,
+            configureSession: (mcp, sessionId) => this.diffs.registerTools(mcp, sessionId)
+        });
+        this.diffs = new DiffReviewManager({ server: this.server, logger: options.logger, frontend: () => this.frontend, roots: () => this.roots });
         this.discoveryFiles = new DiscoveryFiles(options.flavours, options.stdioFor);
         this.server.onDidChangeSessions(() => this.onDidChangeStatusEmitter.fire(this.status));
         this.server.onDidOpenStream(sessionId => this.sendContextTo(sessionId));
@@ -61,6 +70,16 @@ export class WindowCompanion {
         this.roots = await resolveRoots(rootPaths, this.options.logger);
         await this.discoveryFiles.write(this.endpoint);
         this.onDidChangeStatusEmitter.fire(this.status);
+    }
+
+    /** The window's frontend is attached (again); diffs open there until the returned disposable runs. */
+    attachFrontend(frontend: IdeCompanionFrontendClient | undefined): Disposable {
+        this.frontend = frontend;
+        return Disposable.create(() => {
+            if (this.frontend === frontend) {
+                this.frontend = undefined;
+            }
+        });
     }
 
     /** Validates the browser's state and pushes it to every session, if it changed. */
@@ -122,6 +141,7 @@ export class WindowCompanion {
     /** Removes the discovery files first and synchronously, so even an exiting process leaves none. */
     async stop(): Promise<void> {
         this.discoveryFiles.removeAllSync();
+        await this.diffs.rejectAll('the window closed');
         await this.server.stop();
         this.options.logger.info(`Window ${this.windowId}: companion server stopped`);
         this.onDidChangeStatusEmitter.dispose();

@@ -1,0 +1,172 @@
+import { inject, injectable, named, postConstruct } from '@theia/core/shared/inversify';
+import { ApplicationShell } from '@theia/core/lib/browser/shell/application-shell';
+import { DiffUris } from '@theia/core/lib/browser/diff-uris';
+import { open, OpenerService } from '@theia/core/lib/browser/opener-service';
+import { Widget } from '@theia/core/lib/browser/widgets/widget';
+import { Emitter, Event } from '@theia/core/lib/common/event';
+import { ILogger } from '@theia/core/lib/common/logger';
+import { MessageService } from '@theia/core/lib/common/message-service';
+import { nls } from '@theia/core/lib/common/nls';
+import URI from '@theia/core/lib/common/uri';
+import { MonacoTextModelService } from '@theia/monaco/lib/browser/monaco-text-model-service';
+import { TerminalWidget } from '@theia/terminal/lib/browser/base/terminal-widget';
+import { DiffOutcome, DiffProposal, IdeCompanionBackend } from '../../common/ide-companion-protocol';
+import { IdeCompanionFrontendClientImpl } from '../ide-companion-frontend-client-impl';
+import { PROPOSAL_SCHEME, EMPTY_ORIGINAL_SCHEME, ProposedContentResource, ProposedContentResourceResolver } from './proposed-content-resource-resolver';
+
+interface ReviewedDiff {
+    readonly proposal: DiffProposal;
+    readonly proposalUri: URI;
+    widget?: Widget;
+    resolved: boolean;
+}
+
+/**
+ * The window's side of diff review: opens each proposal in Theia's Monaco diff editor (left the
+ * file as it is now, right the editable proposal) and reports the user's answer once.
+ * Accept: saving the right side (Ctrl/Cmd+S), the ✓ action or the Accept command. Reject: the ✗
+ * action, the Reject command, or closing the tab.
+ */
+@injectable()
+export class DiffReviewService {
+
+    @inject(OpenerService) protected readonly openerService: OpenerService;
+    @inject(ApplicationShell) protected readonly shell: ApplicationShell;
+    @inject(MonacoTextModelService) protected readonly textModelService: MonacoTextModelService;
+    @inject(ProposedContentResourceResolver) protected readonly resources: ProposedContentResourceResolver;
+    @inject(IdeCompanionBackend) protected readonly backend: IdeCompanionBackend;
+    @inject(IdeCompanionFrontendClientImpl) protected readonly client: IdeCompanionFrontendClientImpl;
+    @inject(MessageService) protected readonly messageService: MessageService;
+    @inject(ILogger) @named('ai-cli-ide-companion:DiffReviewService') protected readonly logger: ILogger;
+
+    protected readonly diffs = new Map<string, ReviewedDiff>();
+    protected readonly onDidChangeEmitter = new Emitter<void>();
+    readonly onDidChange: Event<void> = this.onDidChangeEmitter.event;
+
+    @postConstruct()
+    protected init(): void {
+        this.client.setDiffHandler(this);
+    }
+
+    get pending(): DiffProposal[] {
+        return [...this.diffs.values()].filter(diff => !diff.resolved).map(diff => diff.proposal);
+    }
+
+    async openDiff(proposal: DiffProposal): Promise<void> {
+        const fileUri = new URI(proposal.fileUri);
+        const proposalUri = new URI(`${PROPOSAL_SCHEME}:${fileUri.path.toString()}`).withQuery(proposal.id);
+        const diff: ReviewedDiff = { proposal, proposalUri, resolved: false };
+        this.diffs.set(proposal.id, diff);
+        this.resources.register(new ProposedContentResource(proposalUri, proposal.newContent, content => this.accept(proposal.id, content)));
+        const left = proposal.fileExists ? fileUri : new URI(`${EMPTY_ORIGINAL_SCHEME}:${fileUri.path.toString()}`).withQuery(proposal.id);
+        const label = nls.localize('theia-cli-companion/ide-companion/diffTitle', '{0} ↔ proposed by {1}', fileUri.path.base, proposal.proposedBy);
+        // Do not take the keyboard from a terminal the user is typing in (the CLI's own, usually).
+        const mode = this.shell.activeWidget instanceof TerminalWidget ? 'reveal' : 'activate';
+        try {
+            const widget = await open(this.openerService, DiffUris.encode(left, proposalUri, label), { mode }) as Widget | undefined;
+            if (!widget) {
+                throw new Error('no editor opened');
+            }
+            diff.widget = widget;
+            widget.disposed.connect(() => {
+                if (!diff.resolved) {
+                    this.report(diff, { accepted: false });
+                }
+                this.forget(diff);
+            });
+        } catch (error) {
+            this.forget(diff);
+            throw error;
+        }
+        this.onDidChangeEmitter.fire();
+    }
+
+    /** Closes without an outcome (the CLI decided); returns the right side's current text. */
+    async closeDiff(id: string): Promise<string | undefined> {
+        const diff = this.diffs.get(id);
+        if (!diff) {
+            return undefined;
+        }
+        const text = await this.currentText(diff);
+        diff.resolved = true;
+        this.close(diff);
+        return text;
+    }
+
+    /** Accepts the diff with this id, or the one in the current editor; `content` defaults to the right side's text. */
+    async accept(id?: string, content?: string): Promise<void> {
+        const diff = this.find(id);
+        if (!diff || diff.resolved) {
+            return;
+        }
+        const text = content ?? await this.currentText(diff);
+        if (text === undefined) {
+            this.messageService.error(nls.localize('theia-cli-companion/ide-companion/diffNoText', 'The proposed text of {0} is no longer available.', diff.proposal.fileUri));
+            return;
+        }
+        this.report(diff, { accepted: true, content: text });
+        this.close(diff);
+    }
+
+    async reject(id?: string): Promise<void> {
+        const diff = this.find(id);
+        if (!diff || diff.resolved) {
+            return;
+        }
+        this.report(diff, { accepted: false });
+        this.close(diff);
+    }
+
+    async rejectAll(): Promise<void> {
+        await Promise.all([...this.diffs.keys()].map(id => this.reject(id)));
+    }
+
+    /** The diff shown by this widget (or the current one), if it is a review of ours. */
+    idOf(widget: Widget | undefined = this.shell.currentWidget): string | undefined {
+        return widget ? [...this.diffs.values()].find(diff => diff.widget === widget && !diff.resolved)?.proposal.id : undefined;
+    }
+
+    protected find(id: string | undefined): ReviewedDiff | undefined {
+        const key = id ?? this.idOf();
+        return key ? this.diffs.get(key) : undefined;
+    }
+
+    protected async currentText(diff: ReviewedDiff): Promise<string | undefined> {
+        try {
+            const reference = await this.textModelService.createModelReference(diff.proposalUri);
+            try {
+                return reference.object.getText();
+            } finally {
+                reference.dispose();
+            }
+        } catch (error) {
+            this.logger.warn(`Could not read the proposed text of diff ${diff.proposal.id}: ${error}`);
+            return undefined;
+        }
+    }
+
+    protected report(diff: ReviewedDiff, outcome: DiffOutcome): void {
+        diff.resolved = true;
+        this.backend.resolveDiff(diff.proposal.id, outcome).catch(error => {
+            this.logger.error(`Could not report the outcome of diff ${diff.proposal.id}: ${error}`);
+            this.messageService.error(nls.localize('theia-cli-companion/ide-companion/diffReportFailed', 'Could not tell the CLI the outcome of the diff: {0}', String(error)));
+        });
+        this.onDidChangeEmitter.fire();
+    }
+
+    /** Disposes rather than closes: the outcome is settled, so no "save changes?" prompt. */
+    protected close(diff: ReviewedDiff): void {
+        if (diff.widget && !diff.widget.isDisposed) {
+            diff.widget.dispose();
+        }
+        this.forget(diff);
+    }
+
+    protected forget(diff: ReviewedDiff): void {
+        if (this.diffs.get(diff.proposal.id) === diff) {
+            this.diffs.delete(diff.proposal.id);
+            this.resources.unregister(diff.proposalUri);
+            this.onDidChangeEmitter.fire();
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/gemini-cli-flavour';
+import { DiffProposal, IdeCompanionFrontendClient } from '../common/ide-companion-protocol';
+import { WindowCompanion } from './window-companion';
+import { RecordingLogger } from './test/recording-logger';
+
+/** Stands in for the browser window (the far end of an RPC connection), recording what it is asked. */
+class RecordingWindow implements IdeCompanionFrontendClient {
+    readonly opened: DiffProposal[] = [];
+    readonly closed: string[] = [];
+    rightSide = new Map<string, string>();
+    notifyStatusChanged(): void { }
+    async openDiff(proposal: DiffProposal): Promise<void> {
+        this.opened.push(proposal);
+        this.rightSide.set(proposal.id, proposal.newContent);
+    }
+    async closeDiff(id: string): Promise<string | undefined> {
+        this.closed.push(id);
+        return this.rightSide.get(id);
+    }
+}
+
+interface Cli { client: Client; notifications: { method: string; params: unknown }[]; call(name: string, args: unknown): Promise<CallToolResult> }
+
+async function connectCli(window: WindowCompanion): Promise<Cli> {
+    const client = new Client({ name: 'spec-cli', version: '1.0.0' });
+    const notifications: { method: string; params: unknown }[] = [];
+    client.fallbackNotificationHandler = async notification => {
+        if (notification.method.startsWith('ide/diff')) {
+            notifications.push({ method: notification.method, params: notification.params });
+        }
+    };
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${window.server.port}/mcp`),
+        { requestInit: { headers: { Authorization: `Bearer ${window.endpoint.authToken}` } } }));
+    return { client, notifications, call: (name, args) => client.callTool({ name, arguments: args as Record<string, unknown> }) as Promise<CallToolResult> };
+}
+
+async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!condition()) {
+        if (Date.now() > deadline) {
+            throw new Error('condition not met in time');
+        }
+        await new Promise(resolve => setTimeout(resolve, 10));
+    }
+}
+
+const text = (result: CallToolResult) => (result.content[0] as { text: string }).text;
+
+describe('DiffReviewManager', () => {
+    let root: string;
+    let savedTmp: string | undefined;
+    let window: WindowCompanion;
+    let browser: RecordingWindow;
+    let file: string;
+
+    beforeEach(async () => {
+        root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'diff-review-spec-')));
+        savedTmp = process.env.TMPDIR;
+        process.env.TMPDIR = root;
+        fs.mkdirSync(path.join(root, 'ws', 'dir'), { recursive: true });
+        file = path.join(root, 'ws', 'a.txt');
+        fs.writeFileSync(file, 'old\n');
+        window = new WindowCompanion({ windowId: '00000000-0000-4000-8000-000000000001', flavours: [GeminiCliFlavour], logger: new RecordingLogger(), serverPid: process.pid });
+        await window.start([path.join(root, 'ws')]);
+        browser = new RecordingWindow();
+        window.attachFrontend(browser);
+    });
+
+    afterEach(async () => {
+        await window.stop();
+        if (savedTmp === undefined) {
+            delete process.env.TMPDIR;
+        } else {
+            process.env.TMPDIR = savedTmp;
+        }
+        fs.rmSync(root, { recursive: true, force: true });
+    });
+
+    it('lists openDiff and closeDiff with input schemas', async () => {
+        const cli = await connectCli(window);
+        const tools = await cli.client.listTools();
+        expect(tools.tools.map(tool => tool.name).sort()).to.deep.equal(['closeDiff', 'openDiff']);
+        const openDiff = tools.tools.find(tool => tool.name === 'openDiff')!;
+        expect(openDiff.inputSchema.required).to.deep.equal(['filePath', 'newContent']);
+        await cli.client.close();
+    });
+
+    it('opens the diff in the window and routes the user\'s answer to the session that asked, once', async () => {
+        const cli = await connectCli(window);
+        const result = await cli.call('openDiff', { filePath: file, newContent: 'new\n' });
+        expect(result).to.deep.equal({ content: [] });
+        expect(browser.opened).to.have.length(1);
+        expect(browser.opened[0]).to.include({ fileExists: true, newContent: 'new\n', proposedBy: 'spec-cli 1.0.0' });
+        await window.diffs.resolve(browser.opened[0].id, { accepted: true, content: 'new, edited\n' });
+        await window.diffs.resolve(browser.opened[0].id, { accepted: false });
+        await until(() => cli.notifications.length === 1);
+        await new Promise(resolve => setTimeout(resolve, 100));
+        expect(cli.notifications).to.deep.equal([{ method: 'ide/diffAccepted', params: { filePath: file, content: 'new, edited\n' } }]);
+        await cli.client.close();
+    });
+
+    it('replaces an open diff of the same file and tells the first requester it was rejected', async () => {
+        const first = await connectCli(window);
+        const second = await connectCli(window);
+        await first.call('openDiff', { filePath: file, newContent: 'one\n' });
+        await second.call('openDiff', { filePath: file, newContent: 'two\n' });
+        await until(() => first.notifications.length === 1);
+        expect(first.notifications[0]).to.deep.equal({ method: 'ide/diffRejected', params: { filePath: file } });
+        expect(browser.closed).to.deep.equal([browser.opened[0].id]);
+        expect(window.diffs.openDiffs.map(diff => diff.id)).to.deep.equal([browser.opened[1].id]);
+        await first.client.close();
+        await second.client.close();
+    });
+
+    it('answers closeDiff with the right side\'s text, notifying only without suppressNotification', async () => {
+        const cli = await connectCli(window);
+        await cli.call('openDiff', { filePath: file, newContent: 'x\n' });
+        browser.rightSide.set(browser.opened[0].id, 'x, edited\n');
+        const closed = await cli.call('closeDiff', { filePath: file, suppressNotification: true });
+        expect(JSON.parse(text(closed))).to.deep.equal({ content: 'x, edited\n' });
+        await cli.call('openDiff', { filePath: file, newContent: 'y\n' });
+        const closedLoudly = await cli.call('closeDiff', { filePath: file });
+        expect(JSON.parse(text(closedLoudly))).to.deep.equal({ content: 'y\n' });
+        await until(() => cli.notifications.length === 1);
+        expect(cli.notifications[0].method).to.equal('ide/diffRejected');
+        const none = await cli.call('closeDiff', { filePath: file });
+        expect(JSON.parse(text(none))).to.deep.equal({ content: null });
+        await cli.client.close();
+    });
+
+    it('closes the diffs of a session that disconnects', async () => {
+        const cli = await connectCli(window);
+        await cli.call('openDiff', { filePath: file, newContent: 'z\n' });
+        await cli.client.close();
+        await until(() => browser.closed.length === 1);
+        expect(window.diffs.openDiffs).to.deep.equal([]);
+    });
+
+    it('refuses bad requests with a reason and opens nothing', async () => {
+        const cli = await connectCli(window);
+        fs.writeFileSync(path.join(root, 'ws', 'image.bin'), Buffer.from([0x89, 0x50, 0x00, 0x01]));
+        const cases: [unknown, RegExp][] = [
+            [{ filePath: 'relative.txt', newContent: 'x' }, /must be absolute/],
+            [{ filePath: path.join(root, 'outside.txt'), newContent: 'x' }, /outside the workspace folders/],
+            [{ filePath: path.join(root, 'ws', 'dir'), newContent: 'x' }, /is a directory/],
+            [{ filePath: path.join(root, 'ws', 'image.bin'), newContent: 'x' }, /binary file/],
+            [{ filePath: file }, /newContent/],
+            [{ filePath: file, newContent: 'x', extra: 1 }, /extra|Unrecognized/i],
+            [{ filePath: file, newContent: 42 }, /newContent/]
+        ];
+        for (const [args, reason] of cases) {
+            const result = await cli.call('openDiff', args);
+            expect(result.isError, JSON.stringify(args)).to.equal(true);
+            expect(text(result), JSON.stringify(args)).to.match(reason);
+        }
+        window.attachFrontend(undefined);
+        const away = await cli.call('openDiff', { filePath: file, newContent: 'x' });
+        expect(text(away)).to.match(/window of this session is not open/);
+        expect(browser.opened).to.deep.equal([]);
+        await cli.client.close();
+    });
+});

@@ -1,0 +1,238 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { randomUUID } from 'crypto';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { FileUri } from '@theia/core/lib/common/file-uri';
+import { CloseDiffArgumentsSchema, IdeToolName, OpenDiffArgumentsSchema } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-tools';
+import { IdeNotificationMethod } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-notifications';
+import { DiffOutcome, IdeCompanionFrontendClient } from '../common/ide-companion-protocol';
+import { CompanionLogger } from './companion-logger';
+import { CompanionMcpServer, describe } from './companion-mcp-server';
+
+export interface OpenDiff {
+    readonly id: string;
+    readonly sessionId: string;
+    readonly filePath: string;
+}
+
+export interface DiffReviewManagerOptions {
+    readonly server: CompanionMcpServer;
+    readonly logger: CompanionLogger;
+    /** The window's frontend, while it is attached. */
+    readonly frontend: () => IdeCompanionFrontendClient | undefined;
+    /** The window's realpath'd workspace roots. */
+    readonly roots: () => readonly string[];
+}
+
+const BINARY_SNIFF_BYTES = 8000;
+
+type LooseRegisterTool = (name: string, config: { description: string; inputSchema: object }, handler: (args: unknown) => Promise<CallToolResult>) => void;
+
+/**
+ * The diff bookkeeping of one window: which CLI session proposed which change, the openDiff and
+ * closeDiff tools, and routing each outcome to the session that asked, once.
+ */
+export class DiffReviewManager {
+    protected readonly diffs = new Map<string, OpenDiff>();
+
+    constructor(protected readonly options: DiffReviewManagerOptions) {
+        options.server.onDidChangeSessions(sessions => {
+            const live = new Set(sessions.map(session => session.sessionId));
+            for (const diff of [...this.diffs.values()]) {
+                if (!live.has(diff.sessionId)) {
+                    this.discard(diff, 'its CLI session ended');
+                }
+            }
+        });
+    }
+
+    get openDiffs(): OpenDiff[] {
+        return [...this.diffs.values()];
+    }
+
+    registerTools(mcp: McpServer, sessionId: string): void {
+        // The SDK's generic signature is too deep for the compiler with our zod version; the
+        // schemas are zod objects it validates at run time all the same.
+        const registerTool = mcp.registerTool.bind(mcp) as unknown as LooseRegisterTool;
+        registerTool(IdeToolName.OPEN_DIFF, {
+            description: 'Opens an editable diff of a proposed change to a file in the Theia window. Answers at once; the outcome arrives as ide/diffAccepted or ide/diffRejected.',
+            inputSchema: OpenDiffArgumentsSchema
+        }, args => this.openDiff(sessionId, args));
+        registerTool(IdeToolName.CLOSE_DIFF, {
+            description: 'Closes the diff view of a file and returns the text of its proposed side as {"content": string | null}.',
+            inputSchema: CloseDiffArgumentsSchema
+        }, args => this.closeDiff(sessionId, args));
+    }
+
+    async openDiff(sessionId: string, input: unknown): Promise<CallToolResult> {
+        const parsed = OpenDiffArgumentsSchema.safeParse(input);
+        if (!parsed.success) {
+            return toolError(`Invalid openDiff arguments: ${parsed.error.issues.map(issue => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ')}`);
+        }
+        const { filePath, newContent } = parsed.data;
+        const frontend = this.options.frontend();
+        if (!frontend) {
+            return toolError('The Theia window of this session is not open (closed or reloading); the diff cannot be shown.');
+        }
+        let fileExists: boolean;
+        try {
+            fileExists = await this.checkTarget(filePath);
+        } catch (error) {
+            return toolError(describe(error));
+        }
+        const previous = [...this.diffs.values()].find(diff => diff.filePath === filePath);
+        if (previous) {
+            // A newer proposal for the same file replaces the older one, whose requester learns it was rejected.
+            await this.reject(previous, 'replaced by a newer proposal');
+            await frontend.closeDiff(previous.id).catch(() => undefined);
+        }
+        const diff: OpenDiff = { id: randomUUID(), sessionId, filePath };
+        this.diffs.set(diff.id, diff);
+        try {
+            await frontend.openDiff({
+                id: diff.id, fileUri: FileUri.create(filePath).toString(), newContent, fileExists, proposedBy: this.proposer(sessionId)
+            });
+        } catch (error) {
+            this.diffs.delete(diff.id);
+            return toolError(`The diff could not be opened: ${describe(error)}`);
+        }
+        this.options.logger.info(`Diff ${diff.id} opened for ${filePath} (session ${sessionId})`);
+        return { content: [] };
+    }
+
+    async closeDiff(sessionId: string, input: unknown): Promise<CallToolResult> {
+        const parsed = CloseDiffArgumentsSchema.safeParse(input);
+        if (!parsed.success) {
+            return toolError(`Invalid closeDiff arguments: ${parsed.error.issues.map(issue => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ')}`);
+        }
+        const { filePath, suppressNotification } = parsed.data;
+        const diffs = [...this.diffs.values()].filter(diff => diff.filePath === filePath);
+        const diff = diffs.find(candidate => candidate.sessionId === sessionId) ?? diffs[0];
+        if (!diff) {
+            // The user answered in the IDE first, or there never was one: nothing left to close.
+            return closeResult(null);
+        }
+        this.diffs.delete(diff.id);
+        const content = await this.options.frontend()?.closeDiff(diff.id).catch(() => undefined);
+        if (!suppressNotification) {
+            await this.notify(diff, { accepted: false });
+        }
+        this.options.logger.info(`Diff ${diff.id} for ${filePath} closed by the CLI`);
+        return closeResult(content ?? null);
+    }
+
+    /** The user's answer in the window. */
+    async resolve(id: string, outcome: DiffOutcome): Promise<void> {
+        const diff = this.diffs.get(id);
+        if (!diff) {
+            return;
+        }
+        this.diffs.delete(id);
+        if (outcome.accepted && typeof outcome.content !== 'string') {
+            throw new Error('An accepted diff needs its content as a string');
+        }
+        await this.notify(diff, outcome);
+        this.options.logger.info(`Diff ${id} for ${diff.filePath} ${outcome.accepted ? 'accepted' : 'rejected'} in the window`);
+    }
+
+    /** The window went away for good: every pending diff is rejected. */
+    async rejectAll(reason: string): Promise<void> {
+        await Promise.all([...this.diffs.values()].map(diff => this.reject(diff, reason)));
+    }
+
+    protected async reject(diff: OpenDiff, reason: string): Promise<void> {
+        this.diffs.delete(diff.id);
+        this.options.logger.info(`Diff ${diff.id} for ${diff.filePath} rejected: ${reason}`);
+        await this.notify(diff, { accepted: false });
+    }
+
+    protected discard(diff: OpenDiff, reason: string): void {
+        this.diffs.delete(diff.id);
+        this.options.logger.info(`Diff ${diff.id} for ${diff.filePath} closed: ${reason}`);
+        this.options.frontend()?.closeDiff(diff.id).catch(() => undefined);
+    }
+
+    protected async notify(diff: OpenDiff, outcome: DiffOutcome): Promise<void> {
+        const delivered = await this.options.server.notify(diff.sessionId, outcome.accepted
+            ? { method: IdeNotificationMethod.DIFF_ACCEPTED, params: { filePath: diff.filePath, content: outcome.content } }
+            : { method: IdeNotificationMethod.DIFF_REJECTED, params: { filePath: diff.filePath } });
+        if (!delivered) {
+            this.options.logger.warn(`The outcome of diff ${diff.id} for ${diff.filePath} could not be delivered: its CLI session is gone`);
+        }
+    }
+
+    protected proposer(sessionId: string): string {
+        const session = this.options.server.connectedSessions.find(candidate => candidate.sessionId === sessionId);
+        return session ? `${session.clientName} ${session.clientVersion}`.trim() : 'a CLI';
+    }
+
+    /** Refuses what cannot be reviewed safely; resolves whether the file exists. */
+    protected async checkTarget(filePath: string): Promise<boolean> {
+        if (!path.isAbsolute(filePath)) {
+            throw new Error(`filePath must be absolute, got ${JSON.stringify(filePath)}`);
+        }
+        const roots = this.options.roots();
+        const real = await realpathOfNearestExisting(path.normalize(filePath));
+        if (!roots.some(root => real === root || real.startsWith(root.endsWith(path.sep) ? root : root + path.sep))) {
+            throw new Error(roots.length
+                ? `${filePath} is outside the workspace folders of this window (${roots.join(', ')}); refusing to show a change to it`
+                : `This window has no workspace folder open; refusing to show a change to ${filePath}`);
+        }
+        let stat: fs.Stats;
+        try {
+            stat = await fs.promises.stat(filePath);
+        } catch (error) {
+            if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+                return false;
+            }
+            throw error;
+        }
+        if (stat.isDirectory()) {
+            throw new Error(`${filePath} is a directory, not a file`);
+        }
+        if (!stat.isFile()) {
+            throw new Error(`${filePath} is not a regular file`);
+        }
+        if (await looksBinary(filePath)) {
+            throw new Error(`${filePath} is a binary file; its changes cannot be reviewed as text`);
+        }
+        return true;
+    }
+}
+
+function toolError(message: string): CallToolResult {
+    return { isError: true, content: [{ type: 'text', text: message }] };
+}
+
+function closeResult(content: string | null): CallToolResult {
+    return { content: [{ type: 'text', text: JSON.stringify({ content }) }] };
+}
+
+async function realpathOfNearestExisting(filePath: string): Promise<string> {
+    let current = filePath;
+    const rest: string[] = [];
+    for (;;) {
+        try {
+            return path.join(await fs.promises.realpath(current), ...rest.reverse());
+        } catch {
+            const parent = path.dirname(current);
+            if (parent === current) {
+                return filePath;
+            }
+            rest.push(path.basename(current));
+            current = parent;
+        }
+    }
+}
+
+async function looksBinary(filePath: string): Promise<boolean> {
+    const handle = await fs.promises.open(filePath, 'r');
+    try {
+        const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);
+        const { bytesRead } = await handle.read(buffer, 0, BINARY_SNIFF_BYTES, 0);
+        return buffer.subarray(0, bytesRead).includes(0);
+    } finally {
+        await handle.close();
+    }
+}

@@ -38,11 +38,22 @@ export class TheiaWindow {
         await until(async () => await this.page.locator('.terminal-container').count() > before && await this.terminalHasFocus(), 'a new, focused terminal', 20000);
         this.terminals++;
         // The shell is ready when it runs a command: write a marker file through it.
-        await this.run('true', 30000);
+        await this.run('true', 60000);
+    }
+
+    /** A screenshot under test-results/ and the visible notifications, to explain a failure in CI logs. */
+    async describeForFailure(what: string): Promise<string> {
+        const dir = path.resolve(__dirname, '..', '..', 'test-results');
+        fs.mkdirSync(dir, { recursive: true });
+        const file = path.join(dir, `${what}-${Date.now()}.png`);
+        await this.page.screenshot({ path: file }).catch(() => undefined);
+        const notifications = await this.page.locator('.theia-notification-message, .dialogContent').allInnerTexts().catch(() => []);
+        const focused = await this.page.evaluate(() => document.activeElement?.className ?? '').catch(() => '');
+        return `screenshot ${file}; focused: ${JSON.stringify(focused)}; notifications: ${JSON.stringify(notifications)}`;
     }
 
     /** Types a command into the focused terminal and waits until the shell has run it. */
-    async run(command: string, timeoutMs = 20000): Promise<void> {
+    async run(command: string, timeoutMs = 30000): Promise<void> {
         const marker = path.join(this.scratchDir, `done-${Date.now()}-${Math.random().toString(36).slice(2)}`);
         if (!await this.terminalHasFocus()) {
             await this.page.locator('.terminal-container .xterm-helper-textarea').last().focus();
@@ -57,8 +68,13 @@ export class TheiaWindow {
                 return;
             } catch (error) {
                 if (attempt === attempts) {
-                    throw error;
+                    throw new Error(`${(error as Error).message}; ${await this.describeForFailure('terminal')}`);
                 }
+                if (!await this.terminalHasFocus()) {
+                    await this.page.locator('.terminal-container .xterm-helper-textarea').last().focus();
+                }
+                // Part of the line may have arrived (an open quote leaves the shell waiting): abandon it.
+                await this.page.keyboard.press('Control+c');
             }
         }
     }

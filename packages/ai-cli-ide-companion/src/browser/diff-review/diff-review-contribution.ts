@@ -57,8 +57,9 @@ export class DiffReviewContribution implements CommandContribution, TabBarToolba
     }
 
     registerToolbarItems(toolbar: TabBarToolbarRegistry): void {
-        toolbar.registerItem({ id: DiffReviewCommands.ACCEPT.id, command: DiffReviewCommands.ACCEPT.id, tooltip: DiffReviewCommands.ACCEPT.label, priority: 0 });
-        toolbar.registerItem({ id: DiffReviewCommands.REJECT.id, command: DiffReviewCommands.REJECT.id, tooltip: DiffReviewCommands.REJECT.label, priority: 1 });
+        // onDidChange: the diff widget is known only after it is shown, so visibility must be re-evaluated.
+        toolbar.registerItem({ id: DiffReviewCommands.ACCEPT.id, command: DiffReviewCommands.ACCEPT.id, tooltip: DiffReviewCommands.ACCEPT.label, icon: codicon('check'), priority: 0, onDidChange: this.diffs.onDidChange });
+        toolbar.registerItem({ id: DiffReviewCommands.REJECT.id, command: DiffReviewCommands.REJECT.id, tooltip: DiffReviewCommands.REJECT.label, icon: codicon('close'), priority: 1, onDidChange: this.diffs.onDidChange });
     }
 
     registerKeybindings(keybindings: KeybindingRegistry): void {

@@ -1,0 +1,114 @@
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as path from 'path';
+import { IdeProbe } from './ide-probe';
+import { until } from './processes';
+import { createSandbox, createWorkspace, Sandbox } from './sandbox';
+import { TheiaBackend } from './theia-backend';
+import { TheiaWindow } from './theia-window';
+
+const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
+
+/** CLI edits open as editable Monaco diffs in the right window; the real IdeClient gets the outcome. */
+describe('Diff review: the real Gemini IdeClient proposes, the user decides in Monaco', function (): void {
+    this.timeout(300000);
+    let sandbox: Sandbox;
+    let workspace: string;
+    let backend: TheiaBackend;
+    let window: TheiaWindow;
+    let probe: IdeProbe;
+
+    before(async () => {
+        sandbox = createSandbox();
+        workspace = createWorkspace(sandbox, 'project', { 'src/app.ts': 'line 1\nline 2\n', 'notes.md': '# Notes\n' });
+        backend = new TheiaBackend(sandbox, workspace);
+        await backend.start();
+    });
+
+    beforeEach(async () => {
+        window = await TheiaWindow.open(sandbox, backend.url);
+        await window.openTerminal();
+        const env = await window.terminalEnvironment(workspace);
+        probe = new IdeProbe('gemini', env, workspace);
+        const report = await probe.connected();
+        expect(report.status.status).to.equal('connected');
+        expect(report.diffing, 'openDiff and closeDiff are listed').to.equal(true);
+    });
+
+    afterEach(async () => {
+        await probe?.close();
+        await window?.close();
+    });
+
+    after(async () => {
+        await backend?.stop();
+        sandbox?.dispose();
+    });
+
+    async function diffEditorShown(): Promise<void> {
+        await window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 20000 });
+    }
+
+    async function diffEditorGone(): Promise<void> {
+        await until(async () => await window.page.locator(DIFF_EDITOR).count() === 0, 'the diff editor to close', 20000);
+    }
+
+    it('opens the proposal as an editable diff; the user edits it and Ctrl+S accepts exactly that text', async () => {
+        const file = path.join(workspace, 'src', 'app.ts');
+        probe.openDiff(file, 'line 1\nline two\n');
+        await diffEditorShown();
+        const title = await window.page.locator('#theia-main-content-panel .lm-TabBar-tab.lm-mod-current').innerText();
+        expect(title).to.match(/app\.ts ↔ proposed by/);
+
+        await window.page.locator(`${DIFF_EDITOR} .editor.modified .view-lines`).click();
+        await window.page.keyboard.press('Control+End');
+        await window.page.keyboard.type('added by the user');
+        await window.page.keyboard.press('Control+s');
+
+        const outcome = await probe.diffOutcome('diff', file);
+        expect(outcome.result).to.deep.equal({ status: 'accepted', content: 'line 1\nline two\nadded by the user' });
+        await diffEditorGone();
+        expect(fs.readFileSync(file, 'utf8'), 'the CLI writes the file, not the IDE').to.equal('line 1\nline 2\n');
+    });
+
+    it('accepts an unedited proposal for a new file from the ✓ action', async () => {
+        const file = path.join(workspace, 'src', 'new file ü.ts');
+        probe.openDiff(file, 'export const created = true;\r\n');
+        await diffEditorShown();
+        const accept = window.page.locator('#theia-main-content-panel .lm-TabBar-toolbar .codicon-check').first();
+        await accept.waitFor({ state: 'visible', timeout: 10000 }).catch(async error => {
+            throw new Error(`${error.message}; ${await window.describeForFailure('diff-toolbar')}`);
+        });
+        await accept.click();
+        const outcome = await probe.diffOutcome('diff', file);
+        expect(outcome.result).to.deep.equal({ status: 'accepted', content: 'export const created = true;\r\n' });
+        await diffEditorGone();
+    });
+
+    it('rejects when the user closes the diff tab', async () => {
+        const file = path.join(workspace, 'notes.md');
+        probe.openDiff(file, '# Notes\nmore\n');
+        await diffEditorShown();
+        await window.closeEditor('notes.md');
+        const outcome = await probe.diffOutcome('diff', file);
+        expect(outcome.result?.status).to.equal('rejected');
+    });
+
+    it('closes the view when the CLI answers itself (closeDiff with suppressNotification) and returns the proposed text', async () => {
+        const file = path.join(workspace, 'src', 'app.ts');
+        probe.openDiff(file, 'from the terminal\n');
+        await diffEditorShown();
+        probe.closeDiff(file, true);
+        const closed = await probe.diffOutcome('closeDiff', file);
+        expect(closed.content).to.equal('from the terminal\n');
+        await diffEditorGone();
+    });
+
+    it('refuses a file outside the workspace folders and says why', async () => {
+        const outside = path.join(sandbox.root, 'elsewhere.txt');
+        probe.openDiff(outside, 'nope\n');
+        const outcome = await probe.diffOutcome('diff', outside);
+        expect(outcome.error).to.match(/outside the workspace folders/);
+        expect(await window.page.locator(DIFF_EDITOR).count()).to.equal(0);
+    });
+});

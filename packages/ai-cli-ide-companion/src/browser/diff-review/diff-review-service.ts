@@ -8,6 +8,9 @@ import { ILogger } from '@theia/core/lib/common/logger';
 import { MessageService } from '@theia/core/lib/common/message-service';
 import { nls } from '@theia/core/lib/common/nls';
 import URI from '@theia/core/lib/common/uri';
+import { ConfirmDialog, Dialog } from '@theia/core/lib/browser/dialogs';
+import { FileService } from '@theia/filesystem/lib/browser/file-service';
+import { acceptedText } from '../../common/proposal-text';
 import { MonacoTextModelService } from '@theia/monaco/lib/browser/monaco-text-model-service';
 import { TerminalWidget } from '@theia/terminal/lib/browser/base/terminal-widget';
 import { DiffOutcome, DiffProposal, IdeCompanionBackend } from '../../common/ide-companion-protocol';
@@ -17,6 +20,8 @@ import { PROPOSAL_SCHEME, EMPTY_ORIGINAL_SCHEME, ProposedContentResource, Propos
 interface ReviewedDiff {
     readonly proposal: DiffProposal;
     readonly proposalUri: URI;
+    /** The file's etag when the diff opened ('absent' for a new file): a change means someone else wrote it. */
+    etagAtOpen?: string;
     widget?: Widget;
     resolved: boolean;
 }
@@ -37,6 +42,7 @@ export class DiffReviewService {
     @inject(IdeCompanionBackend) protected readonly backend: IdeCompanionBackend;
     @inject(IdeCompanionFrontendClientImpl) protected readonly client: IdeCompanionFrontendClientImpl;
     @inject(MessageService) protected readonly messageService: MessageService;
+    @inject(FileService) protected readonly fileService: FileService;
     @inject(ILogger) @named('ai-cli-ide-companion:DiffReviewService') protected readonly logger: ILogger;
 
     protected readonly diffs = new Map<string, ReviewedDiff>();
@@ -56,6 +62,7 @@ export class DiffReviewService {
         const fileUri = new URI(proposal.fileUri);
         const proposalUri = new URI(`${PROPOSAL_SCHEME}:${fileUri.path.toString()}`).withQuery(proposal.id);
         const diff: ReviewedDiff = { proposal, proposalUri, resolved: false };
+        diff.etagAtOpen = (await this.fileService.resolve(fileUri).catch(() => undefined))?.etag ?? 'absent';
         this.diffs.set(proposal.id, diff);
         this.resources.register(new ProposedContentResource(proposalUri, proposal.newContent, content => this.accept(proposal.id, content)));
         const left = proposal.fileExists ? fileUri : new URI(`${EMPTY_ORIGINAL_SCHEME}:${fileUri.path.toString()}`).withQuery(proposal.id);
@@ -99,13 +106,43 @@ export class DiffReviewService {
         if (!diff || diff.resolved) {
             return;
         }
-        const text = content ?? await this.currentText(diff);
-        if (text === undefined) {
+        const editorText = content ?? await this.currentText(diff);
+        if (editorText === undefined) {
             this.messageService.error(nls.localize('theia-cli-companion/ide-companion/diffNoText', 'The proposed text of {0} is no longer available.', diff.proposal.fileUri));
             return;
         }
-        this.report(diff, { accepted: true, content: text });
+        if (!await this.confirmOverwrite(diff)) {
+            return;
+        }
+        this.report(diff, { accepted: true, content: acceptedText(diff.proposal.newContent, editorText) });
         this.close(diff);
+    }
+
+    /**
+     * The CLI writes the accepted text over the file. If the user has unsaved edits to it, or it
+     * changed on disk since the diff opened, they are told so and decide; nothing is silently lost.
+     */
+    protected async confirmOverwrite(diff: ReviewedDiff): Promise<boolean> {
+        const fileUri = new URI(diff.proposal.fileUri);
+        const problems: string[] = [];
+        const dirty = this.textModelService.models.find(model => model.uri === fileUri.toString() && model.dirty);
+        if (dirty) {
+            problems.push(nls.localize('theia-cli-companion/ide-companion/diffDirty', '{0} has unsaved changes in an editor; they will be lost when the CLI writes the file.', fileUri.path.base));
+        }
+        const stat = await this.fileService.resolve(fileUri).catch(() => undefined);
+        if ((stat?.etag ?? 'absent') !== diff.etagAtOpen) {
+            problems.push(nls.localize('theia-cli-companion/ide-companion/diffChangedOnDisk', '{0} changed on disk since the diff opened; the proposal was made against the old content.', fileUri.path.base));
+        }
+        if (!problems.length) {
+            return true;
+        }
+        const dialog = new ConfirmDialog({
+            title: nls.localize('theia-cli-companion/ide-companion/diffConfirmTitle', 'Accept the proposed change?'),
+            msg: problems.join('\n'),
+            ok: nls.localize('theia-cli-companion/ide-companion/diffAcceptAnyway', 'Accept Anyway'),
+            cancel: Dialog.CANCEL
+        });
+        return !!await dialog.open();
     }
 
     async reject(id?: string): Promise<void> {

@@ -104,6 +104,23 @@ describe('Diff review: the real Gemini IdeClient proposes, the user decides in M
         await diffEditorGone();
     });
 
+    it('warns before accepting over unsaved edits of the file, and accepts only when the user says so', async () => {
+        const file = path.join(workspace, 'notes.md');
+        await window.openFile('notes.md');
+        await window.page.keyboard.press('Control+End');
+        await window.page.keyboard.type('unsaved user edit');
+        probe.openDiff(file, '# Notes\nfrom the CLI\n');
+        await diffEditorShown();
+        await window.page.locator(`${DIFF_EDITOR} .editor.modified .view-lines`).click();
+        await window.page.keyboard.press('Control+s');
+        const dialog = window.page.locator('.dialogBlock');
+        await dialog.waitFor({ state: 'visible', timeout: 10000 });
+        expect(await dialog.innerText()).to.match(/unsaved changes/);
+        await dialog.locator('button', { hasText: 'Accept Anyway' }).click();
+        const outcome = await probe.diffOutcome('diff', file);
+        expect(outcome.result).to.deep.equal({ status: 'accepted', content: '# Notes\nfrom the CLI\n' });
+    });
+
     it('refuses a file outside the workspace folders and says why', async () => {
         const outside = path.join(sandbox.root, 'elsewhere.txt');
         probe.openDiff(outside, 'nope\n');

@@ -5,6 +5,7 @@ import { createSandbox, createWorkspace, Sandbox } from './sandbox';
 import { REPO_ROOT, TheiaBackend } from './theia-backend';
 import { TheiaWindow } from './theia-window';
 import { TmuxTerminal } from './tmux-terminal';
+import { until } from './processes';
 
 const GEMINI = path.join(REPO_ROOT, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
 const QWEN = path.join(REPO_ROOT, 'node_modules', '@qwen-code', 'qwen-code', 'cli-entry.js');
@@ -79,6 +80,44 @@ describe('IDE mode: the real gemini and qwen binaries in a pty', function (): vo
         const screen = await ideStatus(terminal);
         expect(screen).to.match(/Connected to Eclipse Theia/);
         await window.waitForStatus(/CLI 1$/);
+    });
+
+    it('gemini: a scripted write_file turn opens the diff in the browser; the user edits and accepts; the file holds that text', async () => {
+        const target = path.join(workspace, 'src', 'hello.txt');
+        const turn = (parts: object[]) => JSON.stringify({
+            method: 'generateContentStream',
+            response: [{ candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 } }]
+        });
+        const side = (method: string, response: object) => JSON.stringify({ method, response });
+        const script = path.join(sandbox.root, 'write-turn.jsonl');
+        fs.writeFileSync(script, [
+            turn([{ functionCall: { name: 'write_file', args: { file_path: target, content: 'hello from the model\n' } } }]),
+            turn([{ text: 'I wrote the file.' }]),
+            ...Array.from({ length: 5 }, () => side('generateContent', { candidates: [{ content: { role: 'model', parts: [{ text: '{"reasoning":"done","next_speaker":"user"}' }] }, finishReason: 'STOP', index: 0 }] })),
+            ...Array.from({ length: 5 }, () => side('countTokens', { totalTokens: 10 }))
+        ].join('\n') + '\n');
+
+        const terminal = new TmuxTerminal(sandbox.root, 'gemini-write');
+        terminals.push(terminal);
+        terminal.start([process.execPath, GEMINI, '--approval-mode', 'default', '--fake-responses-non-strict', script],
+            { ...terminalEnv, GEMINI_API_KEY: 'fake-key-for-offline-test' }, path.join(workspace, 'src'));
+        await terminal.waitFor(/Type your message|>\s*$/m, 'the gemini prompt', 90000);
+        expect(await ideStatus(terminal)).to.match(/Connected to Eclipse Theia/);
+
+        await terminal.submit('Create src/hello.txt with a greeting');
+        const diffEditor = window.page.locator('#theia-main-content-panel .monaco-diff-editor');
+        await diffEditor.first().waitFor({ state: 'visible', timeout: 90000 }).catch(error => {
+            throw new Error(`${error.message}\n--- backend ---\n${backend.log.split('\n').filter(line => /Diff|diff|session/.test(line)).join('\n')}\n--- terminal ---\n${terminal.screen()}`);
+        });
+        await window.page.locator('#theia-main-content-panel .monaco-diff-editor .editor.modified .view-lines').click();
+        await window.page.keyboard.press('Control+End');
+        await window.page.keyboard.type('edited in Theia\n');
+        await window.page.keyboard.press('Control+s');
+
+        await until(() => fs.existsSync(target) && fs.readFileSync(target, 'utf8') === 'hello from the model\nedited in Theia\n',
+            'the CLI to write the accepted text', 60000, 250).catch(error => {
+            throw new Error(`${error.message}; file: ${fs.existsSync(target) ? JSON.stringify(fs.readFileSync(target, 'utf8')) : 'missing'}\n--- terminal ---\n${terminal.screen()}`);
+        });
     });
 
     it('qwen: /ide status reports the connection to Eclipse Theia', async () => {

@@ -40,11 +40,15 @@ export class TmuxTerminal {
      */
     async submit(command: string): Promise<void> {
         this.type(command);
+        await new Promise(resolve => setTimeout(resolve, 700));
         for (let attempt = 0; attempt < 5; attempt++) {
-            await new Promise(resolve => setTimeout(resolve, 700));
+            const before = this.screen();
             this.press('Enter');
             await new Promise(resolve => setTimeout(resolve, 1000));
-            if (!this.screen().split('\n').some(line => /^\s*[>│]?\s*>\s+/.test(line) && line.includes(command))) {
+            // Anything the Enter caused (the line submitted, a dialog, output) changes the screen. An
+            // unchanged screen means the Enter was taken as part of a paste: press it again. Never
+            // press it again otherwise, or it would answer whatever the CLI asks next.
+            if (this.screen() !== before) {
                 return;
             }
         }

@@ -2,8 +2,7 @@ import { expect } from 'chai';
 import * as path from 'path';
 import { IdeProbe, ProbeReport } from './ide-probe';
 import { until } from './processes';
-import { createSandbox, createWorkspace, Sandbox } from './sandbox';
-import { TheiaBackend } from './theia-backend';
+import { Testbed } from './testbed';
 import { TheiaWindow } from './theia-window';
 
 interface ProbeFile { path: string; timestamp: number; isActive?: boolean; cursor?: { line: number; character: number }; selectedText?: string }
@@ -13,40 +12,19 @@ const filesOf = (report: ProbeReport): ProbeFile[] =>
 /** What the user sees in the editor is what the real CLI clients receive, per window. */
 describe('Editor context: the CLI knows what the user is looking at in its window', function (): void {
     this.timeout(300000);
-    let sandbox: Sandbox;
+    const bed = Testbed.install('project', {
+        'src/alpha.ts': 'line one\nline two\nconst answer = 42;\nline four\n',
+        'docs/beta.md': '# Beta\n\nSome text.\n',
+        'gamma.txt': 'gamma\n'
+    });
     let workspace: string;
-    let backend: TheiaBackend;
-    const windows: TheiaWindow[] = [];
-    const probes: IdeProbe[] = [];
-
-    before(async () => {
-        sandbox = createSandbox();
-        workspace = createWorkspace(sandbox, 'project', {
-            'src/alpha.ts': 'line one\nline two\nconst answer = 42;\nline four\n',
-            'docs/beta.md': '# Beta\n\nSome text.\n',
-            'gamma.txt': 'gamma\n'
-        });
-        backend = new TheiaBackend(sandbox, workspace);
-        await backend.start();
-    });
-
-    afterEach(async () => {
-        await Promise.all(probes.splice(0).map(probe => probe.close()));
-        await Promise.all(windows.splice(0).map(window => window.close()));
-    });
-
-    after(async () => {
-        await backend?.stop();
-        sandbox?.dispose();
-    });
+    before(() => workspace = bed.workspace);
 
     async function windowWithProbe(flavour: 'gemini' | 'qwen' = 'gemini'): Promise<{ window: TheiaWindow; probe: IdeProbe }> {
-        const window = await TheiaWindow.open(sandbox, backend.url);
-        windows.push(window);
+        const window = await bed.openWindow();
         await window.openTerminal();
         const env = await window.terminalEnvironment(workspace);
-        const probe = new IdeProbe(flavour, env, workspace);
-        probes.push(probe);
+        const probe = bed.probe(flavour, env, workspace);
         expect((await probe.connected()).status.status).to.equal('connected');
         return { window, probe };
     }
@@ -104,8 +82,7 @@ describe('Editor context: the CLI knows what the user is looking at in its windo
             await window.openTerminal();
             return window.terminalEnvironment(workspace);
         })();
-        const late = new IdeProbe('gemini', env, workspace);
-        probes.push(late);
+        const late = bed.probe('gemini', env, workspace);
         const report = await late.connected();
         // The state arrives on the event stream right after connecting; ask until it is there.
         const files = await contextMatching(late, f => f[0]?.path === path.join(workspace, 'gamma.txt'), 'the state for a late session');

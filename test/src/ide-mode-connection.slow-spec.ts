@@ -1,11 +1,10 @@
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
-import { IdeProbe } from './ide-probe';
 import { until } from './processes';
-import { createSandbox, createWorkspace, Sandbox } from './sandbox';
+import { Sandbox } from './sandbox';
+import { Testbed } from './testbed';
 import { TheiaBackend } from './theia-backend';
-import { TheiaWindow } from './theia-window';
 
 /**
  * The real Gemini CLI and Qwen Code IdeClients connect to Theia with the environment of a real Theia
@@ -14,33 +13,20 @@ import { TheiaWindow } from './theia-window';
  */
 describe('IDE mode: real CLI clients connect from a Theia terminal', function (): void {
     this.timeout(240000);
+    const bed = Testbed.install('my project ü', {
+        'sub dir/ñ.txt': 'hello\n',
+        'README.md': '# demo\n',
+        // Tasks are spawned by the backend task server, a path apart from shell terminals.
+        '.theia/tasks.json': JSON.stringify({
+            version: '2.0.0',
+            tasks: [{ label: 'capture-env', type: 'shell', command: 'env -0 > "$TMPDIR/task-env.txt"', problemMatcher: [] }]
+        })
+    });
     let sandbox: Sandbox;
     let workspace: string;
     let backend: TheiaBackend;
-    const probes: IdeProbe[] = [];
-    const windows: TheiaWindow[] = [];
-    const openWindow = async () => {
-        const window = await TheiaWindow.open(sandbox, backend.url);
-        windows.push(window);
-        return window;
-    };
-
-    before(async () => {
-        sandbox = createSandbox();
-        workspace = createWorkspace(sandbox, 'my project ü', { 'sub dir/ñ.txt': 'hello\n', 'README.md': '# demo\n' });
-        backend = new TheiaBackend(sandbox, workspace);
-        await backend.start();
-    });
-
-    afterEach(async () => {
-        await Promise.all(probes.splice(0).map(probe => probe.close()));
-        await Promise.all(windows.splice(0).map(window => window.close()));
-    });
-
-    after(async () => {
-        await backend?.stop();
-        sandbox?.dispose();
-    });
+    const openWindow = () => bed.openWindow();
+    before(() => ({ sandbox, workspace, backend } = bed));
 
     it('gives the terminal the window\'s variables, with its discovery files already on disk', async () => {
         const window = await openWindow();
@@ -70,6 +56,19 @@ describe('IDE mode: real CLI clients connect from a Theia terminal', function ()
         expect(backend.log).to.not.contain(gemini.authToken);
     });
 
+    it('gives the window\'s tasks the same variables as its terminals', async () => {
+        const window = await openWindow();
+        await window.openTerminal();
+        const terminalEnv = await window.terminalEnvironment();
+        const captured = path.join(sandbox.tmp, 'task-env.txt');
+        await window.runTask('capture-env');
+        await until(() => fs.existsSync(captured) && fs.readFileSync(captured, 'utf8').includes('GEMINI_CLI_IDE_SERVER_PORT='), 'the task to capture its environment', 30000);
+        const taskEnv = Object.fromEntries(fs.readFileSync(captured, 'utf8').split('\0').filter(Boolean).map(entry => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]));
+        for (const key of ['GEMINI_CLI_IDE_SERVER_PORT', 'GEMINI_CLI_IDE_WORKSPACE_PATH', 'GEMINI_CLI_IDE_PID', 'QWEN_CODE_IDE_SERVER_PORT', 'QWEN_CODE_IDE_WORKSPACE_PATH']) {
+            expect(taskEnv[key], key).to.equal(terminalEnv[key]);
+        }
+    });
+
     for (const flavour of ['gemini', 'qwen'] as const) {
         it(`connects the real ${flavour} IdeClient from a workspace subfolder and shows it in the status bar`, async () => {
             const window = await openWindow();
@@ -78,8 +77,7 @@ describe('IDE mode: real CLI clients connect from a Theia terminal', function ()
             const env = await window.terminalEnvironment(cwd);
             expect(fs.existsSync('/.dockerenv') || fs.existsSync('/run/.containerenv'), 'these tests run in a container').to.equal(true);
 
-            const probe = new IdeProbe(flavour, env, cwd);
-            probes.push(probe);
+            const probe = bed.probe(flavour, env, cwd);
             const report = await probe.connected();
             expect(report.status.status, report.status.details).to.equal('connected');
             expect(report.ide).to.deep.equal({ name: 'theia', displayName: 'Eclipse Theia' });
@@ -102,9 +100,8 @@ describe('IDE mode: real CLI clients connect from a Theia terminal', function ()
         expect(envA.GEMINI_CLI_IDE_SERVER_PORT).to.not.equal(envB.GEMINI_CLI_IDE_SERVER_PORT);
 
         for (const flavour of ['gemini', 'qwen'] as const) {
-            const probeA = new IdeProbe(flavour, envA, workspace);
-            const probeB = new IdeProbe(flavour, envB, workspace);
-            probes.push(probeA, probeB);
+            const probeA = bed.probe(flavour, envA, workspace);
+            const probeB = bed.probe(flavour, envB, workspace);
             const [reportA, reportB] = await Promise.all([probeA.connected(), probeB.connected()]);
             expect(reportA.status.status, `${flavour} A: ${reportA.status.details}`).to.equal('connected');
             expect(reportB.status.status, `${flavour} B: ${reportB.status.details}`).to.equal('connected');

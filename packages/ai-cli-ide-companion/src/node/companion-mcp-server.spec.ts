@@ -1,37 +1,15 @@
 import { expect } from 'chai';
 import * as net from 'net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { EmptyResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { CompanionMcpServer } from './companion-mcp-server';
 import { RecordingLogger } from './test/recording-logger';
 import { rawRequest } from './test/raw-http';
+import { connectTestClient, until } from './test/mcp-test-client';
 
 const TOKEN = 'a'.repeat(43);
 const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
 
-async function connectClient(port: number, name = 'spec-client', token = TOKEN): Promise<{ client: Client; transport: StreamableHTTPClientTransport; updates: unknown[] }> {
-    const client = new Client({ name, version: '1.2.3' });
-    const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
-    const updates: unknown[] = [];
-    client.fallbackNotificationHandler = async notification => {
-        if (notification.method === 'ide/contextUpdate') {
-            updates.push(notification.params);
-        }
-    };
-    await client.connect(transport);
-    return { client, transport, updates };
-}
-
-async function until(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!condition()) {
-        if (Date.now() > deadline) {
-            throw new Error(`Timed out waiting for ${what}`);
-        }
-        await new Promise(resolve => setTimeout(resolve, 10));
-    }
-}
+const connectClient = (port: number, name = 'spec-client', token = TOKEN) => connectTestClient(port, token, name);
 
 describe('CompanionMcpServer', () => {
     let server: CompanionMcpServer;

@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { connectTestClient, TestClient, until } from './test/mcp-test-client';
+import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test/temporary-home';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/gemini-cli-flavour';
 import { DiffProposal, IdeCompanionFrontendClient } from '../common/ide-companion-protocol';
@@ -26,48 +25,29 @@ class RecordingWindow implements IdeCompanionFrontendClient {
     }
 }
 
-interface Cli { client: Client; notifications: { method: string; params: unknown }[]; call(name: string, args: unknown): Promise<CallToolResult> }
+interface Cli extends TestClient { call(name: string, args: unknown): Promise<CallToolResult> }
 
 async function connectCli(window: WindowCompanion): Promise<Cli> {
-    const client = new Client({ name: 'spec-cli', version: '1.0.0' });
-    const notifications: { method: string; params: unknown }[] = [];
-    client.fallbackNotificationHandler = async notification => {
-        if (notification.method.startsWith('ide/diff')) {
-            notifications.push({ method: notification.method, params: notification.params });
-        }
-    };
-    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${window.server.port}/mcp`),
-        { requestInit: { headers: { Authorization: `Bearer ${window.endpoint.authToken}` } } }));
-    return { client, notifications, call: (name, args) => client.callTool({ name, arguments: args as Record<string, unknown> }) as Promise<CallToolResult> };
-}
-
-async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!condition()) {
-        if (Date.now() > deadline) {
-            throw new Error('condition not met in time');
-        }
-        await new Promise(resolve => setTimeout(resolve, 10));
-    }
+    const connected = await connectTestClient(window.server.port, window.endpoint.authToken, 'spec-cli', '1.0.0');
+    return { ...connected, call: (name, args) => connected.client.callTool({ name, arguments: args as Record<string, unknown> }) as Promise<CallToolResult> };
 }
 
 const text = (result: CallToolResult) => (result.content[0] as { text: string }).text;
 
 describe('DiffReviewManager', () => {
     let root: string;
-    let savedTmp: string | undefined;
+    let home: ReturnType<typeof useTemporaryHome>;
     let window: WindowCompanion;
     let browser: RecordingWindow;
     let file: string;
 
     beforeEach(async () => {
-        root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'diff-review-spec-')));
-        savedTmp = process.env.TMPDIR;
-        process.env.TMPDIR = root;
+        home = useTemporaryHome();
+        root = home.dir;
         fs.mkdirSync(path.join(root, 'ws', 'dir'), { recursive: true });
         file = path.join(root, 'ws', 'a.txt');
         fs.writeFileSync(file, 'old\n');
-        window = new WindowCompanion({ windowId: '00000000-0000-4000-8000-000000000001', flavours: [GeminiCliFlavour], logger: new RecordingLogger(), serverPid: process.pid });
+        window = new WindowCompanion({ windowId: '00000000-0000-4000-8000-000000000001', flavours: [GeminiCliFlavour], logger: new RecordingLogger(), serverPid: process.pid, streamGraceMs: 200 });
         await window.start([path.join(root, 'ws')]);
         browser = new RecordingWindow();
         window.attachFrontend(browser);
@@ -75,12 +55,7 @@ describe('DiffReviewManager', () => {
 
     afterEach(async () => {
         await window.stop();
-        if (savedTmp === undefined) {
-            delete process.env.TMPDIR;
-        } else {
-            process.env.TMPDIR = savedTmp;
-        }
-        fs.rmSync(root, { recursive: true, force: true });
+        home.restore();
     });
 
     it('lists openDiff and closeDiff with input schemas', async () => {

@@ -1,62 +1,29 @@
 import { expect } from 'chai';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/gemini-cli-flavour';
 import { QwenCodeFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/qwen-code-flavour';
 import { WindowCompanion } from './window-companion';
 import { RecordingLogger } from './test/recording-logger';
 import { FileUri } from '@theia/core/lib/common/file-uri';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { connectTestClient, until } from './test/mcp-test-client';
+import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test/temporary-home';
 
-async function connect(port: number, token: string): Promise<{ client: Client; updates: unknown[] }> {
-    const client = new Client({ name: 'spec', version: '1' });
-    const updates: unknown[] = [];
-    client.fallbackNotificationHandler = async notification => {
-        if (notification.method === 'ide/contextUpdate') {
-            updates.push(notification.params);
-        }
-    };
-    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
-    return { client, updates };
-}
-
-async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!condition()) {
-        if (Date.now() > deadline) {
-            throw new Error('condition not met in time');
-        }
-        await new Promise(resolve => setTimeout(resolve, 10));
-    }
-}
+const connect = (port: number, token: string) => connectTestClient(port, token);
 
 describe('WindowCompanion', () => {
     let root: string;
-    let saved: Record<string, string | undefined>;
+    let home: ReturnType<typeof useTemporaryHome>;
     let companion: WindowCompanion | undefined;
 
     beforeEach(() => {
-        root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'window-companion-spec-')));
-        saved = { TMPDIR: process.env.TMPDIR, HOME: process.env.HOME, QWEN_HOME: process.env.QWEN_HOME };
-        process.env.TMPDIR = path.join(root, 'tmp');
-        process.env.HOME = path.join(root, 'home');
-        delete process.env.QWEN_HOME;
-        fs.mkdirSync(process.env.TMPDIR);
-        fs.mkdirSync(process.env.HOME);
+        home = useTemporaryHome();
+        root = home.dir;
     });
     afterEach(async () => {
         await companion?.stop();
         companion = undefined;
-        for (const [key, value] of Object.entries(saved)) {
-            if (value === undefined) {
-                delete process.env[key];
-            } else {
-                process.env[key] = value;
-            }
-        }
-        fs.rmSync(root, { recursive: true, force: true });
+        home.restore();
     });
 
     const create = (logger = new RecordingLogger()) => companion = new WindowCompanion({

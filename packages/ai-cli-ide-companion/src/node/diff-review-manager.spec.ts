@@ -110,6 +110,24 @@ describe('DiffReviewManager', () => {
         await cli.client.close();
     });
 
+    it('keeps several diffs from different sessions and files apart, multi-MB content intact', async () => {
+        const other = path.join(root, 'ws', 'b.txt');
+        const big = 'ü😀\r\n'.repeat(700 * 1024);
+        const first = await connectCli(window);
+        const second = await connectCli(window);
+        expect(await first.call('openDiff', { filePath: file, newContent: big })).to.deep.equal({ content: [] });
+        expect(await second.call('openDiff', { filePath: other, newContent: 'b\n' })).to.deep.equal({ content: [] });
+        expect(browser.opened.map(proposal => proposal.newContent.length)).to.deep.equal([big.length, 2]);
+        expect(browser.opened[1].fileExists).to.equal(false);
+        await window.diffs.resolve(browser.opened[1].id, { accepted: false });
+        await window.diffs.resolve(browser.opened[0].id, { accepted: true, content: big });
+        await until(() => first.notifications.length === 1 && second.notifications.length === 1);
+        expect(second.notifications[0]).to.deep.equal({ method: 'ide/diffRejected', params: { filePath: other } });
+        expect((first.notifications[0].params as { content: string }).content === big).to.equal(true);
+        await first.client.close();
+        await second.client.close();
+    });
+
     it('closes the diffs of a session that disconnects', async () => {
         const cli = await connectCli(window);
         await cli.call('openDiff', { filePath: file, newContent: 'z\n' });

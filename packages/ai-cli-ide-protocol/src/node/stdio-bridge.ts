@@ -5,7 +5,7 @@ import { isJSONRPCRequest, isJSONRPCResponse, JSONRPCMessage, ErrorCode } from '
 import { Readable, Writable } from 'stream';
 import { MCP_ENDPOINT_PATH } from '../common/companion-identity';
 import { DiscoveryEndpointSchema } from '../common/discovery-files';
-import { safeJson } from './discovery/gemini-cli-flavour';
+import { safeJson } from '../common/safe-json';
 
 export interface StdioBridgeOptions {
     /** The discovery file naming the window server; the token is read from it, never from argv. */

@@ -3,6 +3,7 @@ import * as path from 'path';
 import { THEIA_IDE_INFO } from '../../common/companion-identity';
 import { GeminiDiscoveryFileSchema, StdioConfig } from '../../common/discovery-files';
 import { joinWorkspacePaths } from '../../common/workspace-path';
+import { safeJson } from '../../common/safe-json';
 import { CliFlavour, DiscoveryEndpoint, OwnedDiscoveryFile } from './cli-flavour';
 
 /** The pattern the Gemini CLI scans for (`ide-connection-utils.ts`); the legacy `-<PID>.json` name is never written. */
@@ -53,11 +54,3 @@ export const GeminiCliFlavour: CliFlavour = Object.freeze({
         return { pid: Number(match[1]), port: parsed.data.port };
     }
 });
-
-export function safeJson(content: string): unknown {
-    try {
-        return JSON.parse(content);
-    } catch {
-        return undefined;
-    }
-}

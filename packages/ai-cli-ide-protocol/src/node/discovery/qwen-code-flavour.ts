@@ -4,7 +4,7 @@ import { THEIA_IDE_INFO } from '../../common/companion-identity';
 import { QwenLockFileSchema, StdioConfig } from '../../common/discovery-files';
 import { joinWorkspacePaths } from '../../common/workspace-path';
 import { CliFlavour, DiscoveryEndpoint, OwnedDiscoveryFile } from './cli-flavour';
-import { safeJson } from './gemini-cli-flavour';
+import { safeJson } from '../../common/safe-json';
 
 const FILE_NAME = /^(\d+)\.lock$/;
 

@@ -94,6 +94,21 @@ describe('Diff review: the real Gemini IdeClient proposes, the user decides in M
         expect(outcome.result?.status).to.equal('rejected');
     });
 
+    it('rejects from the ✗ action and from the Close All Diffs command', async () => {
+        const file = path.join(workspace, 'notes.md');
+        probe.openDiff(file, '# Notes\nfirst\n');
+        await diffEditorShown();
+        await window.page.locator('#theia-main-content-panel .lm-TabBar-toolbar .codicon-close').first().click();
+        expect((await probe.diffOutcome('diff', file)).result?.status).to.equal('rejected');
+        await diffEditorGone();
+
+        probe.openDiff(file, '# Notes\nsecond\n');
+        await diffEditorShown();
+        await window.runCommand('Close All Diffs');
+        expect((await probe.diffOutcome('diff', file)).result?.status).to.equal('rejected');
+        await diffEditorGone();
+    });
+
     it('closes the view when the CLI answers itself (closeDiff with suppressNotification) and returns the proposed text', async () => {
         const file = path.join(workspace, 'src', 'app.ts');
         probe.openDiff(file, 'from the terminal\n');

@@ -96,15 +96,20 @@ export class TheiaWindow {
         }, `the editor of ${relativePath}`, 20000);
     }
 
-    /** Runs a configured task through the command palette (F1 → Run Task → its label). */
-    async runTask(label: string): Promise<void> {
+    /** Runs a command from the command palette (F1), picking the row that shows `label`. */
+    async runCommand(label: string): Promise<void> {
         await this.page.locator('#theia-main-content-panel').click({ position: { x: 300, y: 200 } });
         await this.page.keyboard.press('F1');
         const input = this.page.locator('.quick-input-widget input');
         await input.waitFor({ state: 'visible' });
-        await this.page.keyboard.type('Run Task');
-        await this.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Run Task' }).first().waitFor();
+        await this.page.keyboard.type(label);
+        await this.page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().waitFor();
         await this.page.keyboard.press('Enter');
+    }
+
+    /** Runs a configured task through the command palette (F1 → Run Task → its label). */
+    async runTask(label: string): Promise<void> {
+        await this.runCommand('Run Task');
         await this.page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().waitFor();
         await this.page.keyboard.type(label);
         await this.page.keyboard.press('Enter');

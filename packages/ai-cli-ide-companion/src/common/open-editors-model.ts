@@ -87,10 +87,6 @@ export class OpenEditorsModel {
         }
     }
 
-    has(uri: string): boolean {
-        return this.entries.some(entry => entry.uri === uri);
-    }
-
     /** The state to send: at most 10 files, cursor and selection only on the active one. */
     snapshot(isTrusted: boolean): WindowEditorState {
         const openFiles = this.entries.slice(0, MAX_OPEN_FILES).map(entry => {

@@ -200,15 +200,12 @@ export class CompanionMcpServer {
     protected trackStream(session: Session, res: Response): void {
         clearTimeout(session.streamGraceTimer);
         session.openStreams++;
-        let opened = false;
-        const onOpen = () => {
-            if (!opened && res.statusCode === 200) {
-                opened = true;
+        // The transport writes the SSE headers synchronously inside handleRequest; notify right after.
+        setImmediate(() => {
+            if (res.statusCode === 200) {
                 this.onDidOpenStreamEmitter.fire(session.id);
             }
-        };
-        // The transport writes the SSE headers synchronously inside handleRequest; notify right after.
-        setImmediate(onOpen);
+        });
         res.once('close', () => {
             session.openStreams--;
             if (session.openStreams === 0 && this.sessions.has(session.id) && !this.stopped) {

@@ -1,7 +1,6 @@
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { IdeContext, IdeContextSchema } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-context';
-import { WindowEditorState } from '../common/open-editors-model';
-import { truncateSelection } from '../common/open-editors-model';
+import { truncateSelection, WindowEditorState } from '../common/open-editors-model';
 
 /**
  * Turns a window's editor state (from the browser, so untrusted) into the `ide/contextUpdate` params

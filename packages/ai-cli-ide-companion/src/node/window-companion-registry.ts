@@ -105,14 +105,6 @@ export class WindowCompanionRegistry implements BackendApplicationContribution {
         }
     }
 
-    get(windowId: string): WindowCompanion | undefined {
-        return this.windows.get(windowId)?.companion;
-    }
-
-    get all(): WindowCompanion[] {
-        return [...this.windows.values()].map(entry => entry.companion);
-    }
-
     protected async close(windowId: string): Promise<void> {
         const entry = this.windows.get(windowId);
         if (!entry || entry.owner !== undefined) {

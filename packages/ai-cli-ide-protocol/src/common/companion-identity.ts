@@ -4,7 +4,6 @@
  * the name must not be `vscode`, or the Gemini CLI tries `code --install-extension`.
  */
 export const THEIA_IDE_INFO = Object.freeze({ name: 'theia', displayName: 'Eclipse Theia' });
-export type IdeInfo = { name: string; displayName: string };
 
 /** MCP `serverInfo` sent in every initialize result, identical for every CLI flavour. */
 export const COMPANION_SERVER_INFO = Object.freeze({ name: 'theia-ai-cli-ide-companion', version: '0.1.0' });

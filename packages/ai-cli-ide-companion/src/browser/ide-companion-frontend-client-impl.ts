@@ -1,6 +1,6 @@
 import { injectable } from '@theia/core/shared/inversify';
 import { Emitter, Event } from '@theia/core/lib/common/event';
-import { DiffProposal, IdeCompanionFrontendClient, WindowCompanionStatus } from '../common/ide-companion-protocol';
+import { CompanionEvent, DiffProposal, IdeCompanionFrontendClient, WindowCompanionStatus } from '../common/ide-companion-protocol';
 
 /** What handles the backend's diff requests in this window (the diff review service). */
 export interface DiffRequestHandler {
@@ -13,6 +13,8 @@ export interface DiffRequestHandler {
 export class IdeCompanionFrontendClientImpl implements IdeCompanionFrontendClient {
     protected readonly onDidChangeStatusEmitter = new Emitter<WindowCompanionStatus>();
     readonly onDidChangeStatus: Event<WindowCompanionStatus> = this.onDidChangeStatusEmitter.event;
+    protected readonly onDidLogEmitter = new Emitter<CompanionEvent>();
+    readonly onDidLog: Event<CompanionEvent> = this.onDidLogEmitter.event;
     protected diffHandler?: DiffRequestHandler;
 
     /** Set by the diff review service; kept apart to avoid a cycle with the backend proxy. */
@@ -22,6 +24,10 @@ export class IdeCompanionFrontendClientImpl implements IdeCompanionFrontendClien
 
     notifyStatusChanged(status: WindowCompanionStatus): void {
         this.onDidChangeStatusEmitter.fire(status);
+    }
+
+    notifyEvent(event: CompanionEvent): void {
+        this.onDidLogEmitter.fire(event);
     }
 
     async openDiff(proposal: DiffProposal): Promise<void> {

@@ -17,6 +17,13 @@ import { IdeCompanionFrontendClientImpl } from './ide-companion-frontend-client-
 import { IdeCompanionStatusBarContribution } from './ide-companion-status-bar-contribution';
 import { injectTaskEnvironment, injectTerminalEnvironment } from './terminal-environment-injection';
 import { WindowCompanionService } from './window-companion-service';
+import { bindViewContribution, WidgetFactory } from '@theia/core/lib/browser';
+import { CliLauncher } from './cli-launcher';
+import { CompanionCommandContribution } from './companion-command-contribution';
+import { CompanionOutput } from './companion-output';
+import { DiagnosticReportService } from './diagnostic-report-service';
+import { CompanionStatusViewContribution } from './status-view/companion-status-view-contribution';
+import { CompanionStatusWidget } from './status-view/companion-status-widget';
 
 export default new ContainerModule((bind, _unbind, _isBound, _rebind, _unbindAsync, onActivation) => {
     bind(IdeCompanionFrontendClientImpl).toSelf().inSingletonScope();
@@ -27,6 +34,19 @@ export default new ContainerModule((bind, _unbind, _isBound, _rebind, _unbindAsy
     bind(WindowCompanionService).toSelf().inSingletonScope();
 
     bindIdeCompanionPreferences(bind);
+    bind(CompanionOutput).toSelf().inSingletonScope();
+    bind(CliLauncher).toSelf().inSingletonScope();
+    bind(DiagnosticReportService).toSelf().inSingletonScope();
+    bind(CompanionCommandContribution).toSelf().inSingletonScope();
+    bind(CommandContribution).toService(CompanionCommandContribution);
+
+    bind(CompanionStatusWidget).toSelf();
+    bind(WidgetFactory).toDynamicValue(ctx => ({
+        id: CompanionStatusWidget.ID,
+        createWidget: () => ctx.container.get(CompanionStatusWidget)
+    })).inSingletonScope();
+    bindViewContribution(bind, CompanionStatusViewContribution);
+
     bind(EditorContextTracker).toSelf().inSingletonScope();
     bind(FrontendApplicationContribution).toService(EditorContextTracker);
 

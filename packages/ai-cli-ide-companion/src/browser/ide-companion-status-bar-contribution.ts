@@ -1,36 +1,51 @@
-import { inject, injectable, named } from '@theia/core/shared/inversify';
+import { inject, injectable } from '@theia/core/shared/inversify';
 import { FrontendApplicationContribution } from '@theia/core/lib/browser/frontend-application-contribution';
-import { StatusBar, StatusBarAlignment } from '@theia/core/lib/browser/status-bar/status-bar';
-import { ILogger } from '@theia/core/lib/common/logger';
+import { StatusBar, StatusBarAlignment, StatusBarEntry } from '@theia/core/lib/browser/status-bar/status-bar';
 import { nls } from '@theia/core/lib/common/nls';
 import { CLI_FLAVOUR_DISPLAY_NAMES } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
-import { WindowCompanionStatus } from '../common/ide-companion-protocol';
-import { WindowCompanionService } from './window-companion-service';
+import { CompanionCommands } from './companion-commands';
+import { WindowCompanionService, WindowCompanionState } from './window-companion-service';
 
 export const IDE_COMPANION_STATUS_BAR_ID = 'ai-cli-ide-companion.status';
 
-/** Starts this window's companion with the app and shows how many CLI sessions are connected to it. */
+/** Shows at a glance whether CLIs are connected to this window; a click opens the companion's menu. */
 @injectable()
 export class IdeCompanionStatusBarContribution implements FrontendApplicationContribution {
 
     @inject(StatusBar) protected readonly statusBar: StatusBar;
     @inject(WindowCompanionService) protected readonly companion: WindowCompanionService;
-    @inject(ILogger) @named('ai-cli-ide-companion:IdeCompanionStatusBarContribution') protected readonly logger: ILogger;
 
     onStart(): void {
-        this.companion.onDidChangeStatus(status => this.render(status));
-        this.companion.attach().catch(error => {
-            this.logger.error(`The CLI companion could not start for this window: ${error}`);
-            this.statusBar.setElement(IDE_COMPANION_STATUS_BAR_ID, {
-                text: '$(warning) CLI',
-                tooltip: nls.localize('theia-cli-companion/ide-companion/statusFailed', 'CLI Companion could not start: {0}', String(error)),
-                alignment: StatusBarAlignment.LEFT,
-                priority: 5
-            });
+        this.render(this.companion.state);
+        this.companion.onDidChangeState(state => this.render(state));
+    }
+
+    protected render(state: WindowCompanionState): void {
+        this.statusBar.setElement(IDE_COMPANION_STATUS_BAR_ID, {
+            ...this.entryFor(state),
+            alignment: StatusBarAlignment.LEFT,
+            priority: 5,
+            command: CompanionCommands.SHOW_MENU.id
         });
     }
 
-    protected render(status: WindowCompanionStatus): void {
+    protected entryFor(state: WindowCompanionState): Pick<StatusBarEntry, 'text' | 'tooltip' | 'accessibilityInformation'> {
+        const clickHint = nls.localize('theia-cli-companion/ide-companion/statusClick', 'Click for the CLI Companion menu.');
+        switch (state.kind) {
+            case 'starting':
+                return { text: '$(sync~spin) CLI', tooltip: nls.localize('theia-cli-companion/ide-companion/statusStarting', 'CLI Companion is starting…') };
+            case 'disabled':
+                return {
+                    text: '$(circle-slash) CLI',
+                    tooltip: `${nls.localize('theia-cli-companion/ide-companion/statusDisabled', 'CLI Companion is turned off: CLIs in this window\'s terminals run without IDE mode.')}\n${clickHint}`
+                };
+            case 'failed':
+                return {
+                    text: '$(warning) CLI',
+                    tooltip: `${nls.localize('theia-cli-companion/ide-companion/statusFailed', 'CLI Companion could not start: {0}', state.error)}\n${clickHint}`
+                };
+        }
+        const status = state.status;
         const count = status.sessions.length;
         const flavours = status.flavours.map(id => CLI_FLAVOUR_DISPLAY_NAMES[id]).join(', ');
         const lines = [
@@ -42,16 +57,18 @@ export class IdeCompanionStatusBarContribution implements FrontendApplicationCon
                 ? nls.localize('theia-cli-companion/ide-companion/statusSessions', 'Connected CLI sessions:')
                 : nls.localize('theia-cli-companion/ide-companion/statusNoSessions', 'No CLI connected. Run `gemini` or `qwen` in a terminal of this window, then `/ide enable`.'),
             ...status.sessions.map(session =>
-                `• ${session.clientName} ${session.clientVersion} (${nls.localize('theia-cli-companion/ide-companion/since', 'since {0}', new Date(session.connectedAt).toLocaleTimeString())})`)
+                `• ${CLI_FLAVOUR_DISPLAY_NAMES[session.flavour]}: ${session.clientName} ${session.clientVersion} (${nls.localize('theia-cli-companion/ide-companion/since', 'since {0}', new Date(session.connectedAt).toLocaleTimeString())})`),
+            ...(status.pendingDiffs.length
+                ? [nls.localize('theia-cli-companion/ide-companion/statusDiffs', '{0} diff(s) waiting for review', String(status.pendingDiffs.length))]
+                : []),
+            clickHint
         ];
-        this.statusBar.setElement(IDE_COMPANION_STATUS_BAR_ID, {
+        return {
             text: count ? `$(plug) CLI ${count}` : '$(debug-disconnect) CLI',
             tooltip: lines.join('\n'),
-            alignment: StatusBarAlignment.LEFT,
-            priority: 5,
             accessibilityInformation: {
                 label: nls.localize('theia-cli-companion/ide-companion/statusAria', '{0} CLI sessions connected to this window', String(count))
             }
-        });
+        };
     }
 }

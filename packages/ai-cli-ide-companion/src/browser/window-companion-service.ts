@@ -1,8 +1,11 @@
 import { inject, injectable, named, postConstruct } from '@theia/core/shared/inversify';
 import { Emitter, Event } from '@theia/core/lib/common/event';
 import { ILogger } from '@theia/core/lib/common/logger';
+import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
+import { CLI_FLAVOUR_IDS, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
 import { IdeCompanionBackend, WindowCompanionStatus } from '../common/ide-companion-protocol';
+import { COMPANION_ENABLED_PREF, flavourPreference, IdeCompanionPreferences } from '../common/ide-companion-preferences';
 import { IdeCompanionFrontendClientImpl } from './ide-companion-frontend-client-impl';
 
 /** Survives a reload of the same browser tab (not a new tab), which is exactly a window's lifetime. */
@@ -12,10 +15,17 @@ const PAGE_LEFT_KEY = 'theia-ai-cli-companion.pageLeft';
 /** A terminal never waits longer than this for the companion before opening without its variables. */
 const TERMINAL_ENV_TIMEOUT_MS = 5000;
 
+export type WindowCompanionState =
+    | { readonly kind: 'starting' }
+    | { readonly kind: 'running'; readonly status: WindowCompanionStatus }
+    /** Turned off by the user: `aiCliCompanion.enabled`, or every CLI flavour off. */
+    | { readonly kind: 'disabled' }
+    | { readonly kind: 'failed'; readonly error: string };
+
 /**
- * This window's view of its companion server: attaches on start (and again after the backend
- * connection comes back), keeps the advertised roots in step with the workspace, and hands out the
- * terminal variables.
+ * This window's view of its companion server: starts it when the preferences allow (and again after
+ * the backend connection comes back), stops it when they no longer do, keeps the advertised roots and
+ * flavours in step with the workspace and the preferences, and hands out the terminal variables.
  */
 @injectable()
 export class WindowCompanionService {
@@ -23,13 +33,18 @@ export class WindowCompanionService {
     @inject(IdeCompanionBackend) protected readonly backend: IdeCompanionBackend;
     @inject(IdeCompanionFrontendClientImpl) protected readonly client: IdeCompanionFrontendClientImpl;
     @inject(WorkspaceService) protected readonly workspaceService: WorkspaceService;
+    @inject(PreferenceService) protected readonly preferenceService: PreferenceService;
+    @inject(IdeCompanionPreferences) protected readonly preferences: IdeCompanionPreferences;
     @inject(ILogger) @named('ai-cli-ide-companion:WindowCompanionService') protected readonly logger: ILogger;
 
-    protected current?: WindowCompanionStatus;
-    protected attaching?: Promise<WindowCompanionStatus>;
+    protected _state: WindowCompanionState = { kind: 'starting' };
+    /** Resolves with the status once the server runs, or undefined when it is off or failed. */
+    protected settled: Promise<WindowCompanionStatus | undefined>;
+    /** Start, stop and flavour changes run one after another, in the order the user made them. */
+    protected queue: Promise<unknown> = Promise.resolve();
 
-    protected readonly onDidChangeStatusEmitter = new Emitter<WindowCompanionStatus>();
-    readonly onDidChangeStatus: Event<WindowCompanionStatus> = this.onDidChangeStatusEmitter.event;
+    protected readonly onDidChangeStateEmitter = new Emitter<WindowCompanionState>();
+    readonly onDidChangeState: Event<WindowCompanionState> = this.onDidChangeStateEmitter.event;
     /** Fires after every successful attach, including re-attaches after the backend connection returned. */
     protected readonly onDidAttachEmitter = new Emitter<WindowCompanionStatus>();
     readonly onDidAttach: Event<WindowCompanionStatus> = this.onDidAttachEmitter.event;
@@ -37,41 +52,101 @@ export class WindowCompanionService {
     @postConstruct()
     protected init(): void {
         window.addEventListener('pagehide', () => sessionStorage.setItem(PAGE_LEFT_KEY, 'true'));
-        this.client.onDidChangeStatus(status => this.update(status));
-        this.workspaceService.onWorkspaceChanged(() => this.syncRoots());
+        this.client.onDidChangeStatus(status => {
+            if (this._state.kind === 'running') {
+                this.setState({ kind: 'running', status });
+            }
+        });
+        this.workspaceService.onWorkspaceChanged(() => this.enqueue(() => this.syncRoots()));
+        this.preferences.onPreferenceChanged(change => {
+            if (change.preferenceName === COMPANION_ENABLED_PREF || /^aiCliCompanion\.[a-z]+\.enabled$/.test(change.preferenceName)) {
+                this.applyPreferences();
+            }
+        });
         const connection = this.backend as unknown as { onDidOpenConnection?: Event<void> };
         // After the backend connection is re-established the per-connection service is new: re-attach.
         connection.onDidOpenConnection?.(() => {
-            if (this.current) {
-                this.attaching = undefined;
-                this.attach().catch(error => this.logger.warn(`Re-attaching the CLI companion failed: ${error}`));
+            if (this._state.kind === 'running') {
+                this.applyPreferences(true);
             }
+        });
+        this.settled = this.enqueue(async () => {
+            await this.preferenceService.ready;
+            return this.reconcile(false);
         });
     }
 
+    get state(): WindowCompanionState {
+        return this._state;
+    }
+
+    /** The server's status while it runs. */
     get status(): WindowCompanionStatus | undefined {
-        return this.current;
+        return this._state.kind === 'running' ? this._state.status : undefined;
     }
 
-    /** Resolves once this window's server listens and its discovery files exist. */
-    attach(): Promise<WindowCompanionStatus> {
-        if (!this.attaching) {
-            this.attaching = this.doAttach();
-            this.attaching.catch(() => this.attaching = undefined);
+    /** Resolves once the server runs and its discovery files exist, or with undefined if it is off or failed. */
+    whenSettled(): Promise<WindowCompanionStatus | undefined> {
+        return this.settled;
+    }
+
+    /** The flavours the preferences turn on, if the companion is on at all. */
+    enabledFlavours(): CliFlavourId[] {
+        if (this.preferences[COMPANION_ENABLED_PREF] === false) {
+            return [];
         }
-        return this.attaching;
+        return CLI_FLAVOUR_IDS.filter(id => this.preferenceService.get<boolean>(flavourPreference(id, 'enabled'), true) !== false);
     }
 
-    protected async doAttach(): Promise<WindowCompanionStatus> {
-        const rootUris = await this.rootUris();
+    /** Retries after a failure: the user asked for it. */
+    restart(): Promise<WindowCompanionStatus | undefined> {
+        return this.applyPreferences(true);
+    }
+
+    protected applyPreferences(forceAttach = false): Promise<WindowCompanionStatus | undefined> {
+        this.settled = this.enqueue(() => this.reconcile(forceAttach));
+        return this.settled;
+    }
+
+    /** Brings the backend in line with the preferences: attached with the right flavours, or detached. */
+    protected async reconcile(forceAttach: boolean): Promise<WindowCompanionStatus | undefined> {
+        const flavours = this.enabledFlavours();
+        try {
+            if (!flavours.length) {
+                if (this._state.kind === 'running') {
+                    await this.backend.detachWindow();
+                    this.logger.info('CLI Companion turned off for this window');
+                }
+                this.setState({ kind: 'disabled' });
+                return undefined;
+            }
+            if (this._state.kind === 'running' && !forceAttach) {
+                const status = await this.backend.setFlavours(flavours);
+                this.setState({ kind: 'running', status });
+                return status;
+            }
+            if (this._state.kind !== 'running') {
+                this.setState({ kind: 'starting' });
+            }
+            const status = await this.attach(flavours);
+            return status;
+        } catch (error) {
+            this.logger.error(`The CLI companion could not start for this window: ${error}`);
+            this.setState({ kind: 'failed', error: error instanceof Error ? error.message : String(error) });
+            return undefined;
+        }
+    }
+
+    protected async attach(flavours: CliFlavourId[]): Promise<WindowCompanionStatus> {
         const status = await this.backend.attachWindow({
             windowId: sessionStorage.getItem(WINDOW_ID_KEY) ?? undefined,
-            reclaim: sessionStorage.getItem(PAGE_LEFT_KEY) === 'true' || this.current !== undefined,
-            rootUris
+            reclaim: sessionStorage.getItem(PAGE_LEFT_KEY) === 'true' || this._state.kind === 'running',
+            rootUris: await this.rootUris(),
+            flavours
         });
         sessionStorage.setItem(WINDOW_ID_KEY, status.windowId);
         sessionStorage.setItem(PAGE_LEFT_KEY, 'false');
-        this.update(status);
+        this.setState({ kind: 'running', status });
         this.onDidAttachEmitter.fire(status);
         return status;
     }
@@ -84,13 +159,13 @@ export class WindowCompanionService {
         let timer: ReturnType<typeof setTimeout> | undefined;
         try {
             const status = await Promise.race([
-                this.attach(),
+                this.settled.then(settled => settled ?? 'off' as const),
                 new Promise<undefined>(resolve => timer = setTimeout(() => resolve(undefined), TERMINAL_ENV_TIMEOUT_MS))
             ]);
             if (!status) {
                 this.logger.warn('The CLI companion did not start in time; this terminal opens without its variables');
             }
-            return { ...status?.terminalEnvironment };
+            return status && status !== 'off' ? { ...status.terminalEnvironment } : {};
         } catch (error) {
             this.logger.warn(`The CLI companion is unavailable; this terminal opens without its variables: ${error}`);
             return {};
@@ -100,11 +175,11 @@ export class WindowCompanionService {
     }
 
     protected async syncRoots(): Promise<void> {
-        if (!this.current) {
+        if (this._state.kind !== 'running') {
             return;
         }
         try {
-            this.update(await this.backend.setWorkspaceRoots(await this.rootUris()));
+            this.setState({ kind: 'running', status: await this.backend.setWorkspaceRoots(await this.rootUris()) });
         } catch (error) {
             this.logger.warn(`Could not advertise the new workspace roots to CLIs: ${error}`);
         }
@@ -115,8 +190,14 @@ export class WindowCompanionService {
         return roots.map(root => root.resource.toString());
     }
 
-    protected update(status: WindowCompanionStatus): void {
-        this.current = status;
-        this.onDidChangeStatusEmitter.fire(status);
+    protected enqueue<T>(task: () => Promise<T>): Promise<T> {
+        const run = this.queue.then(task, task);
+        this.queue = run.catch(() => undefined);
+        return run;
+    }
+
+    protected setState(state: WindowCompanionState): void {
+        this._state = state;
+        this.onDidChangeStateEmitter.fire(state);
     }
 }

@@ -4,12 +4,52 @@ import { PreferenceContribution, PreferenceSchema } from '@theia/core/lib/common
 import { PreferenceProxy } from '@theia/core/lib/common/preferences/preference-proxy';
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import { createPreferenceProxy } from '@theia/core/lib/common/preferences/preference-proxy';
+import { CLI_FLAVOUR_DISPLAY_NAMES, CLI_FLAVOUR_IDS, CLI_FLAVOUR_PACKAGES, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
 
+export const COMPANION_ENABLED_PREF = 'aiCliCompanion.enabled';
 export const CONTEXT_DEBOUNCE_PREF = 'aiCliCompanion.context.debounceMs';
 export const CONTEXT_INCLUDE_SELECTION_PREF = 'aiCliCompanion.context.includeSelectedText';
+export const DIFF_WRITE_ON_ACCEPT_PREF = 'aiCliCompanion.diff.writeOnAccept';
+export const DIFF_FOCUS_PREF = 'aiCliCompanion.diff.focus';
+
+export type DiffFocus = 'auto' | 'always' | 'never';
+
+/** `aiCliCompanion.<flavour>.enabled|command|args`: one group per CLI. */
+export const flavourPreference = (flavour: CliFlavourId, key: 'enabled' | 'command' | 'args') => `aiCliCompanion.${flavour}.${key}`;
+
+function flavourProperties(flavour: CliFlavourId): PreferenceSchema['properties'] {
+    const name = CLI_FLAVOUR_DISPLAY_NAMES[flavour];
+    return {
+        [flavourPreference(flavour, 'enabled')]: {
+            type: 'boolean',
+            default: true,
+            description: nls.localize('theia-cli-companion/ide-companion/flavourEnabled',
+                'Offer IDE mode to {0}: write its discovery file and give terminals its variables. Turning it off disconnects its sessions.', name)
+        },
+        [flavourPreference(flavour, 'command')]: {
+            type: 'string',
+            default: CLI_FLAVOUR_PACKAGES[flavour].command,
+            description: nls.localize('theia-cli-companion/ide-companion/flavourCommand',
+                'The command "Run {0}" starts: a name looked up on the PATH of the IDE\'s terminals, or an absolute path.', name)
+        },
+        [flavourPreference(flavour, 'args')]: {
+            type: 'array',
+            items: { type: 'string' },
+            default: [],
+            description: nls.localize('theia-cli-companion/ide-companion/flavourArgs', 'Arguments "Run {0}" passes to the command.', name)
+        }
+    };
+}
 
 export const ideCompanionPreferenceSchema: PreferenceSchema = {
     properties: {
+        [COMPANION_ENABLED_PREF]: {
+            type: 'boolean',
+            default: true,
+            description: nls.localize('theia-cli-companion/ide-companion/enabled',
+                'Run a CLI Companion server for each window, so Gemini CLI and Qwen Code started in its terminals connect to it (IDE mode). Turning it off stops the server and disconnects every CLI at once.')
+        },
+        ...Object.assign({}, ...CLI_FLAVOUR_IDS.map(flavourProperties)),
         [CONTEXT_DEBOUNCE_PREF]: {
             type: 'number',
             default: 50,
@@ -23,14 +63,38 @@ export const ideCompanionPreferenceSchema: PreferenceSchema = {
             default: true,
             description: nls.localize('theia-cli-companion/ide-companion/includeSelectedText',
                 'Send the selected text of the active editor (at most 16 KiB) to connected CLIs.')
+        },
+        [DIFF_WRITE_ON_ACCEPT_PREF]: {
+            type: 'boolean',
+            default: false,
+            description: nls.localize('theia-cli-companion/ide-companion/writeOnAccept',
+                'When you accept a proposed change, also write it to the file from the IDE at once (open editors show it immediately), rather than only when the CLI writes it.')
+        },
+        [DIFF_FOCUS_PREF]: {
+            type: 'string',
+            enum: ['auto', 'always', 'never'],
+            enumDescriptions: [
+                nls.localize('theia-cli-companion/ide-companion/focusAuto', 'Focus the diff unless you are typing in a terminal.'),
+                nls.localize('theia-cli-companion/ide-companion/focusAlways', 'Always focus the diff.'),
+                nls.localize('theia-cli-companion/ide-companion/focusNever', 'Never take focus: the diff opens in the background.')
+            ],
+            default: 'auto',
+            description: nls.localize('theia-cli-companion/ide-companion/diffFocus', 'Whether a diff proposed by a CLI takes the keyboard focus when it opens.')
         }
     }
 };
 
-export interface IdeCompanionConfiguration {
+type FlavourConfiguration = { [K in CliFlavourId as `aiCliCompanion.${K}.enabled`]: boolean }
+    & { [K in CliFlavourId as `aiCliCompanion.${K}.command`]: string }
+    & { [K in CliFlavourId as `aiCliCompanion.${K}.args`]: string[] };
+
+export type IdeCompanionConfiguration = FlavourConfiguration & {
+    [COMPANION_ENABLED_PREF]: boolean;
     [CONTEXT_DEBOUNCE_PREF]: number;
     [CONTEXT_INCLUDE_SELECTION_PREF]: boolean;
-}
+    [DIFF_WRITE_ON_ACCEPT_PREF]: boolean;
+    [DIFF_FOCUS_PREF]: DiffFocus;
+};
 
 export const IdeCompanionPreferenceContribution = Symbol('IdeCompanionPreferenceContribution');
 export const IdeCompanionPreferences = Symbol('IdeCompanionPreferences');

@@ -7,11 +7,40 @@ export const ideCompanionServicePath = '/services/ai-cli-ide-companion';
 /** A CLI session connected to a window's companion server. */
 export interface CliSessionInfo {
     readonly sessionId: string;
+    /** Whose discovery file the CLI read: each flavour's file carries its own token. */
+    readonly flavour: CliFlavourId;
     /** `clientInfo` from the MCP initialize request. */
     readonly clientName: string;
     readonly clientVersion: string;
     /** Unix time in milliseconds. */
     readonly connectedAt: number;
+}
+
+/** A change a CLI proposed that waits for the user's answer in the window. */
+export interface PendingDiffInfo {
+    readonly id: string;
+    readonly sessionId: string;
+    /** Absolute path of the file on the backend's disk. */
+    readonly filePath: string;
+    /** Unix time in milliseconds. */
+    readonly openedAt: number;
+}
+
+/** A discovery file on disk that points CLIs of one flavour at the window. Its path holds no secret. */
+export interface DiscoveryFileInfo {
+    readonly flavour: CliFlavourId;
+    readonly path: string;
+}
+
+/**
+ * Something that happened to a window's companion, for its "CLI Companion" log. Messages name
+ * sessions, files and reasons; they never contain a token or file content.
+ */
+export interface CompanionEvent {
+    /** Unix time in milliseconds. */
+    readonly time: number;
+    readonly level: 'info' | 'warn' | 'error';
+    readonly message: string;
 }
 
 /** What the backend tells a window about the server it runs for it. */
@@ -23,6 +52,8 @@ export interface WindowCompanionStatus {
     /** The realpath'd workspace roots advertised to the CLIs. */
     readonly workspaceRoots: readonly string[];
     readonly sessions: readonly CliSessionInfo[];
+    readonly discoveryFiles: readonly DiscoveryFileInfo[];
+    readonly pendingDiffs: readonly PendingDiffInfo[];
     /** Variables that point a CLI started in this window's terminals at this window's server. */
     readonly terminalEnvironment: Readonly<Record<string, string>>;
 }
@@ -38,6 +69,8 @@ export interface AttachWindowRequest {
     readonly reclaim?: boolean;
     /** Workspace root URIs (`file:///…`) as the frontend knows them. */
     readonly rootUris: readonly string[];
+    /** The CLI flavours to advertise (discovery files and terminal variables); the user's preferences. */
+    readonly flavours: readonly CliFlavourId[];
 }
 
 export const IdeCompanionBackend = Symbol('IdeCompanionBackend');
@@ -47,7 +80,15 @@ export interface IdeCompanionBackend extends RpcServer<IdeCompanionFrontendClien
     attachWindow(request: AttachWindowRequest): Promise<WindowCompanionStatus>;
     /** Rewrites the discovery files for new roots; resolves with the updated status. */
     setWorkspaceRoots(rootUris: readonly string[]): Promise<WindowCompanionStatus>;
+    /** Advertises exactly these flavours from now on: files and sessions of the others go. */
+    setFlavours(flavours: readonly CliFlavourId[]): Promise<WindowCompanionStatus>;
+    /** The user turned the companion off: the window's server stops now, its files go, its CLIs disconnect. */
+    detachWindow(): Promise<void>;
     getStatus(): Promise<WindowCompanionStatus | undefined>;
+    /** The window's most recent events, oldest first (a bounded number). */
+    getRecentEvents(): Promise<CompanionEvent[]>;
+    /** Whether an executable of this name is on the backend's PATH (or, for a path, exists), as a terminal would find it. */
+    findExecutable(command: string): Promise<string | undefined>;
     /** The window's open files, active editor, cursor, selection and trust; pushed to its CLI sessions. */
     updateEditorState(state: WindowEditorState): Promise<void>;
     /** The user accepted or rejected a diff in the window. */
@@ -71,6 +112,7 @@ export type DiffOutcome = { readonly accepted: true; readonly content: string } 
 export const IdeCompanionFrontendClient = Symbol('IdeCompanionFrontendClient');
 export interface IdeCompanionFrontendClient {
     notifyStatusChanged(status: WindowCompanionStatus): void;
+    notifyEvent(event: CompanionEvent): void;
     /** Opens the diff editor; resolves once it is open, rejects with the reason it could not. */
     openDiff(proposal: DiffProposal): Promise<void>;
     /** Closes the diff editor without an outcome; resolves with the right side's text, if it was open. */

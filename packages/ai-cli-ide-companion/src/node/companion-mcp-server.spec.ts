@@ -19,7 +19,7 @@ describe('CompanionMcpServer', () => {
 
     beforeEach(async () => {
         logger = new RecordingLogger();
-        server = new CompanionMcpServer({ authToken: TOKEN, logger, maxBodyBytes: 64 * 1024, streamGraceMs: 200 });
+        server = new CompanionMcpServer({ authTokens: () => new Map([['gemini', TOKEN]]), logger, maxBodyBytes: 64 * 1024, streamGraceMs: 200 });
         port = await server.start();
     });
     afterEach(() => server.stop());

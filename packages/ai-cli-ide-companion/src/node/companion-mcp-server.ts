@@ -9,12 +9,14 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter, Event } from '@theia/core/lib/common/event';
 import { COMPANION_SERVER_INFO, MCP_ENDPOINT_PATH } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/companion-identity';
 import { IdeNotification, IdeNotificationSchema } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-notifications';
+import { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
 import { CliSessionInfo } from '../common/ide-companion-protocol';
 import { CompanionLogger } from './companion-logger';
 import { createMcpRequestGuard, jsonRpcError } from './mcp-request-guard';
 
 export interface CompanionMcpServerOptions {
-    readonly authToken: string;
+    /** The secret of each advertised CLI flavour; read on every request, so it may change. */
+    readonly authTokens: () => ReadonlyMap<CliFlavourId, string>;
     readonly logger: CompanionLogger;
     /** Largest accepted JSON body; larger ones get 413. Diffs of multi-MB files must fit. */
     readonly maxBodyBytes?: number;
@@ -26,6 +28,7 @@ export interface CompanionMcpServerOptions {
 
 interface Session {
     readonly id: string;
+    readonly flavour: CliFlavourId;
     readonly transport: StreamableHTTPServerTransport;
     readonly mcp: McpServer;
     info?: CliSessionInfo;
@@ -68,7 +71,7 @@ export class CompanionMcpServer {
         const app = express();
         app.disable('x-powered-by');
         app.use(createMcpRequestGuard({
-            authToken: this.options.authToken,
+            authTokens: this.options.authTokens,
             port: () => this._port,
             onRefused: (status, reason) => this.options.logger.warn(`Refused a request (${status}): ${reason}`)
         }));
@@ -139,16 +142,16 @@ export class CompanionMcpServer {
             res.status(503).json(jsonRpcError(-32000, 'The window is closing'));
             return;
         }
-        await this.createSessionTransport().handleRequest(req, res, req.body);
+        await this.createSessionTransport(res.locals.cliFlavour).handleRequest(req, res, req.body);
     }
 
-    protected createSessionTransport(): StreamableHTTPServerTransport {
+    protected createSessionTransport(flavour: CliFlavourId): StreamableHTTPServerTransport {
         const mcp = new McpServer({ ...COMPANION_SERVER_INFO }, { capabilities: { tools: { listChanged: false }, logging: {} } });
         let session: Session | undefined;
         const transport = new StreamableHTTPServerTransport({
             sessionIdGenerator: () => randomUUID(),
             onsessioninitialized: id => {
-                session = { id, transport, mcp, openStreams: 0 };
+                session = { id, flavour, transport, mcp, openStreams: 0 };
                 this.sessions.set(id, session);
                 this.options.configureSession?.(mcp, id);
             }
@@ -160,11 +163,12 @@ export class CompanionMcpServer {
             const client = mcp.server.getClientVersion();
             session.info = {
                 sessionId: session.id,
+                flavour,
                 clientName: client?.name ?? 'unknown client',
                 clientVersion: client?.version ?? '',
                 connectedAt: Date.now()
             };
-            this.options.logger.info(`CLI session ${session.id} connected: ${session.info.clientName} ${session.info.clientVersion}`);
+            this.options.logger.info(`CLI session ${session.id} connected: ${session.info.clientName} ${session.info.clientVersion} (with the ${flavour} discovery token)`);
             this.fireSessionsChanged();
         };
         transport.onclose = () => {
@@ -234,6 +238,12 @@ export class CompanionMcpServer {
             this.options.logger.error(`MCP request failed: ${describe(error)}`);
             res.status(500).json(jsonRpcError(-32603, 'Internal error'));
         }
+    }
+
+    /** Ends the sessions that authenticated as this flavour (it is no longer advertised). */
+    async closeSessionsOf(flavour: CliFlavourId): Promise<void> {
+        const sessions = [...this.sessions.values()].filter(session => session.flavour === flavour);
+        await Promise.all(sessions.map(session => session.transport.close().catch(() => undefined)));
     }
 
     protected fireSessionsChanged(): void {

@@ -15,6 +15,7 @@ class RecordingWindow implements IdeCompanionFrontendClient {
     readonly closed: string[] = [];
     rightSide = new Map<string, string>();
     notifyStatusChanged(): void { }
+    notifyEvent(): void { }
     async openDiff(proposal: DiffProposal): Promise<void> {
         this.opened.push(proposal);
         this.rightSide.set(proposal.id, proposal.newContent);
@@ -28,7 +29,7 @@ class RecordingWindow implements IdeCompanionFrontendClient {
 interface Cli extends TestClient { call(name: string, args: unknown): Promise<CallToolResult> }
 
 async function connectCli(window: WindowCompanion): Promise<Cli> {
-    const connected = await connectTestClient(window.server.port, window.endpoint.authToken, 'spec-cli', '1.0.0');
+    const connected = await connectTestClient(window.server.port, window.endpointFor('gemini').authToken, 'spec-cli', '1.0.0');
     return { ...connected, call: (name, args) => connected.client.callTool({ name, arguments: args as Record<string, unknown> }) as Promise<CallToolResult> };
 }
 
@@ -73,8 +74,10 @@ describe('DiffReviewManager', () => {
         expect(result).to.deep.equal({ content: [] });
         expect(browser.opened).to.have.length(1);
         expect(browser.opened[0]).to.include({ fileExists: true, newContent: 'new\n', proposedBy: 'spec-cli 1.0.0' });
+        expect(window.status.pendingDiffs.map(diff => diff.filePath)).to.deep.equal([file]);
         await window.diffs.resolve(browser.opened[0].id, { accepted: true, content: 'new, edited\n' });
         await window.diffs.resolve(browser.opened[0].id, { accepted: false });
+        expect(window.status.pendingDiffs).to.deep.equal([]);
         await until(() => cli.notifications.length === 1);
         await new Promise(resolve => setTimeout(resolve, 100));
         expect(cli.notifications).to.deep.equal([{ method: 'ide/diffAccepted', params: { filePath: file, content: 'new, edited\n' } }]);

@@ -7,6 +7,7 @@ import { FileUri } from '@theia/core/lib/common/file-uri';
 import { CloseDiffArgumentsSchema, IdeToolName, OpenDiffArgumentsSchema } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-tools';
 import { IdeNotificationMethod } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-notifications';
 import { DiffOutcome, IdeCompanionFrontendClient } from '../common/ide-companion-protocol';
+import { Emitter, Event } from '@theia/core/lib/common/event';
 import { CompanionLogger } from './companion-logger';
 import { CompanionMcpServer, describe } from './companion-mcp-server';
 
@@ -14,6 +15,7 @@ export interface OpenDiff {
     readonly id: string;
     readonly sessionId: string;
     readonly filePath: string;
+    readonly openedAt: number;
 }
 
 export interface DiffReviewManagerOptions {
@@ -35,6 +37,9 @@ type LooseRegisterTool = (name: string, config: { description: string; inputSche
  */
 export class DiffReviewManager {
     protected readonly diffs = new Map<string, OpenDiff>();
+    protected readonly onDidChangeEmitter = new Emitter<void>();
+    /** Fires when a diff starts or stops waiting for the user. */
+    readonly onDidChange: Event<void> = this.onDidChangeEmitter.event;
 
     constructor(protected readonly options: DiffReviewManagerOptions) {
         options.server.onDidChangeSessions(sessions => {
@@ -68,7 +73,9 @@ export class DiffReviewManager {
     async openDiff(sessionId: string, input: unknown): Promise<CallToolResult> {
         const parsed = OpenDiffArgumentsSchema.safeParse(input);
         if (!parsed.success) {
-            return toolError(`Invalid openDiff arguments: ${parsed.error.issues.map(issue => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ')}`);
+            const problems = parsed.error.issues.map(issue => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ');
+            this.options.logger.warn(`Refused an openDiff call with invalid arguments: ${problems}`);
+            return toolError(`Invalid openDiff arguments: ${problems}`);
         }
         const { filePath, newContent } = parsed.data;
         const frontend = this.options.frontend();
@@ -79,6 +86,7 @@ export class DiffReviewManager {
         try {
             fileExists = await this.checkTarget(filePath);
         } catch (error) {
+            this.options.logger.warn(`Refused to show a diff: ${describe(error)}`);
             return toolError(describe(error));
         }
         const previous = [...this.diffs.values()].find(diff => diff.filePath === filePath);
@@ -87,7 +95,7 @@ export class DiffReviewManager {
             await this.reject(previous, 'replaced by a newer proposal');
             await frontend.closeDiff(previous.id).catch(() => undefined);
         }
-        const diff: OpenDiff = { id: randomUUID(), sessionId, filePath };
+        const diff: OpenDiff = { id: randomUUID(), sessionId, filePath, openedAt: Date.now() };
         this.diffs.set(diff.id, diff);
         try {
             await frontend.openDiff({
@@ -95,9 +103,11 @@ export class DiffReviewManager {
             });
         } catch (error) {
             this.diffs.delete(diff.id);
+            this.options.logger.warn(`A diff for ${filePath} could not be opened: ${describe(error)}`);
             return toolError(`The diff could not be opened: ${describe(error)}`);
         }
         this.options.logger.info(`Diff ${diff.id} opened for ${filePath} (session ${sessionId})`);
+        this.onDidChangeEmitter.fire();
         return { content: [] };
     }
 
@@ -113,7 +123,7 @@ export class DiffReviewManager {
             // The user answered in the IDE first, or there never was one: nothing left to close.
             return closeResult(null);
         }
-        this.diffs.delete(diff.id);
+        this.remove(diff.id);
         const content = await this.options.frontend()?.closeDiff(diff.id).catch(() => undefined);
         if (!suppressNotification) {
             await this.notify(diff, { accepted: false });
@@ -128,7 +138,7 @@ export class DiffReviewManager {
         if (!diff) {
             return;
         }
-        this.diffs.delete(id);
+        this.remove(id);
         if (outcome.accepted && typeof outcome.content !== 'string') {
             throw new Error('An accepted diff needs its content as a string');
         }
@@ -142,15 +152,21 @@ export class DiffReviewManager {
     }
 
     protected async reject(diff: OpenDiff, reason: string): Promise<void> {
-        this.diffs.delete(diff.id);
+        this.remove(diff.id);
         this.options.logger.info(`Diff ${diff.id} for ${diff.filePath} rejected: ${reason}`);
         await this.notify(diff, { accepted: false });
     }
 
     protected discard(diff: OpenDiff, reason: string): void {
-        this.diffs.delete(diff.id);
+        this.remove(diff.id);
         this.options.logger.info(`Diff ${diff.id} for ${diff.filePath} closed: ${reason}`);
         this.options.frontend()?.closeDiff(diff.id).catch(() => undefined);
+    }
+
+    protected remove(id: string): void {
+        if (this.diffs.delete(id)) {
+            this.onDidChangeEmitter.fire();
+        }
     }
 
     protected async notify(diff: OpenDiff, outcome: DiffOutcome): Promise<void> {

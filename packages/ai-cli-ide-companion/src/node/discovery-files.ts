@@ -4,8 +4,9 @@ import { CliFlavour, DiscoveryEndpoint } from '@theia-cli-companion/ai-cli-ide-p
 import { ensurePrivateDirectory, removeFileSync, writePrivateFileAtomic } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/private-file';
 
 /**
- * The discovery files of one window server, one per CLI flavour. Writes are atomic and serialized,
- * so a burst of root changes can never leave an older body on disk after a newer one.
+ * The discovery files of one window server, one per advertised CLI flavour. Writes are atomic and
+ * serialized, so a burst of root or flavour changes can never leave an older body on disk after a
+ * newer one, nor the file of a flavour that is no longer advertised.
  */
 export class DiscoveryFiles {
     protected readonly written = new Map<CliFlavour, string>();
@@ -13,7 +14,6 @@ export class DiscoveryFiles {
     protected disposed = false;
 
     constructor(
-        protected readonly flavours: readonly CliFlavour[],
         /** The `stdio` fallback to advertise in the file at the given path, if any. */
         protected readonly stdioFor: (discoveryFile: string) => StdioConfig | undefined = () => undefined
     ) { }
@@ -23,12 +23,20 @@ export class DiscoveryFiles {
         return new Map([...this.written].map(([flavour, file]) => [flavour.id, file]));
     }
 
-    write(endpoint: DiscoveryEndpoint): Promise<void> {
+    /** Writes the file of each flavour in `flavours` and removes those of the flavours not in it. */
+    write(flavours: readonly CliFlavour[], endpointOf: (flavour: CliFlavour) => DiscoveryEndpoint): Promise<void> {
         return this.enqueue(async () => {
-            for (const flavour of this.flavours) {
+            for (const [flavour, file] of [...this.written]) {
+                if (!flavours.includes(flavour)) {
+                    removeFileSync(file);
+                    this.written.delete(flavour);
+                }
+            }
+            for (const flavour of flavours) {
                 if (this.disposed) {
                     return;
                 }
+                const endpoint = endpointOf(flavour);
                 const dir = flavour.discoveryDirectory();
                 await ensurePrivateDirectory(dir);
                 const file = path.join(dir, flavour.discoveryFileName(endpoint));

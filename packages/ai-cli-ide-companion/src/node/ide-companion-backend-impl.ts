@@ -2,7 +2,9 @@ import { inject, injectable } from '@theia/core/shared/inversify';
 import { DisposableCollection } from '@theia/core/lib/common/disposable';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { WindowEditorState } from '../common/open-editors-model';
-import { AttachWindowRequest, DiffOutcome, IdeCompanionBackend, IdeCompanionFrontendClient, WindowCompanionStatus } from '../common/ide-companion-protocol';
+import { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
+import { AttachWindowRequest, CompanionEvent, DiffOutcome, IdeCompanionBackend, IdeCompanionFrontendClient, WindowCompanionStatus } from '../common/ide-companion-protocol';
+import { findExecutable } from './find-executable';
 import { WindowCompanion } from './window-companion';
 import { WindowCompanionRegistry } from './window-companion-registry';
 
@@ -22,14 +24,35 @@ export class IdeCompanionBackendImpl implements IdeCompanionBackend {
     }
 
     async attachWindow(request: AttachWindowRequest): Promise<WindowCompanionStatus> {
-        const window = await this.registry.attach(this, toFsPaths(request.rootUris), request.windowId, request.reclaim === true);
+        const window = await this.registry.attach(this, toFsPaths(request.rootUris), toFlavours(request.flavours), request.windowId, request.reclaim === true);
         if (window !== this.window) {
             this.toDisposeOnWindowChange.dispose();
             this.window = window;
             this.toDisposeOnWindowChange.push(window.attachFrontend(this.client));
             this.toDisposeOnWindowChange.push(window.onDidChangeStatus(status => this.client?.notifyStatusChanged(status)));
+            this.toDisposeOnWindowChange.push(window.onDidLog(event => this.client?.notifyEvent(event)));
         }
         return window.status;
+    }
+
+    async setFlavours(flavours: readonly CliFlavourId[]): Promise<WindowCompanionStatus> {
+        const window = this.requireWindow();
+        await window.setFlavours(toFlavours(flavours));
+        return window.status;
+    }
+
+    async detachWindow(): Promise<void> {
+        this.toDisposeOnWindowChange.dispose();
+        this.window = undefined;
+        await this.registry.release(this);
+    }
+
+    async getRecentEvents(): Promise<CompanionEvent[]> {
+        return this.window?.log.recent ?? [];
+    }
+
+    findExecutable(command: string): Promise<string | undefined> {
+        return findExecutable(command);
     }
 
     async setWorkspaceRoots(rootUris: readonly string[]): Promise<WindowCompanionStatus> {
@@ -62,6 +85,13 @@ export class IdeCompanionBackendImpl implements IdeCompanionBackend {
         }
         return this.window;
     }
+}
+
+function toFlavours(flavours: readonly CliFlavourId[]): CliFlavourId[] {
+    if (!Array.isArray(flavours) || flavours.some(id => typeof id !== 'string')) {
+        throw new Error('flavours must be an array of CLI flavour ids');
+    }
+    return [...new Set(flavours)];
 }
 
 /** Only `file:` roots exist on this machine's disk, which is where the CLIs run. */

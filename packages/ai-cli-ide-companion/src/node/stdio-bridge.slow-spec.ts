@@ -35,7 +35,7 @@ describe('stdio bridge', function (): void {
         const file = window.discoveryFilePaths.get('gemini')!;
         const { stdio } = JSON.parse(fs.readFileSync(file, 'utf8'));
         expect(stdio.args).to.deep.equal([resolveBridgeScript(), '--discovery', file]);
-        expect(stdio.args.join(' ')).to.not.contain(window.endpoint.authToken);
+        expect(stdio.args.join(' ')).to.not.contain(window.endpointFor('gemini').authToken);
 
         const client = new Client({ name: 'stdio-spec', version: '1' });
         const updates: unknown[] = [];
@@ -63,7 +63,7 @@ describe('stdio bridge', function (): void {
         const result = spawnSync(process.execPath, [resolveBridgeScript()!, '--discovery', file], { encoding: 'utf8', input: '' });
         expect(result.status).to.equal(1);
         expect(result.stderr).to.match(/readable by other users/);
-        expect(result.stderr + result.stdout).to.not.contain(window.endpoint.authToken);
+        expect(result.stderr + result.stdout).to.not.contain(window.endpointFor('gemini').authToken);
         const missing = spawnSync(process.execPath, [resolveBridgeScript()!, '--discovery', path.join(home.dir, 'nope.json')], { encoding: 'utf8', input: '' });
         expect(missing.status).to.equal(1);
         expect(missing.stderr).to.match(/cannot start: ENOENT/);

@@ -3,6 +3,7 @@ import { inject, injectable, named } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core/lib/common/logger';
 import { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
 import { CliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/cli-flavour';
+import { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
 import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/gemini-cli-flavour';
 import { QwenCodeFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/qwen-code-flavour';
 import { removeStaleDiscoveryFiles } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/discovery-file-cleaner';
@@ -59,7 +60,7 @@ export class WindowCompanionRegistry implements BackendApplicationContribution {
      * Gives `owner` the window it had before a reload (same id, not owned by another live connection),
      * or a new one. Resolves when the server listens and its discovery files are on disk.
      */
-    async attach(owner: object, rootPaths: readonly string[], requestedId?: string, reclaim = false): Promise<WindowCompanion> {
+    async attach(owner: object, rootPaths: readonly string[], flavours: readonly CliFlavourId[], requestedId?: string, reclaim = false): Promise<WindowCompanion> {
         await (this.staleFilesRemoved ??= this.removeStaleFiles());
         if (this.stopping) {
             throw new Error('The backend is shutting down');
@@ -69,6 +70,7 @@ export class WindowCompanionRegistry implements BackendApplicationContribution {
             clearTimeout(existing.closeTimer);
             existing.closeTimer = undefined;
             existing.owner = owner;
+            await existing.companion.setFlavours(flavours);
             await existing.companion.setRoots(rootPaths);
             this.logger.info(`Window ${existing.companion.windowId} re-attached`);
             return existing.companion;
@@ -83,7 +85,7 @@ export class WindowCompanionRegistry implements BackendApplicationContribution {
         const entry: WindowEntry = { companion, owner };
         this.windows.set(companion.windowId, entry);
         try {
-            await companion.start(rootPaths);
+            await companion.start(rootPaths, flavours);
         } catch (error) {
             this.windows.delete(companion.windowId);
             await companion.stop().catch(() => undefined);
@@ -103,6 +105,16 @@ export class WindowCompanionRegistry implements BackendApplicationContribution {
             clearTimeout(entry.closeTimer);
             entry.closeTimer = setTimeout(() => this.close(id), this.reattachGraceMs);
         }
+    }
+
+    /** The owner turned the companion off: its window stops now, without a grace period. */
+    async release(owner: object): Promise<void> {
+        const owned = [...this.windows].filter(([, entry]) => entry.owner === owner);
+        await Promise.all(owned.map(([id, entry]) => {
+            entry.owner = undefined;
+            clearTimeout(entry.closeTimer);
+            return this.close(id);
+        }));
     }
 
     protected async close(windowId: string): Promise<void> {

@@ -78,7 +78,7 @@ describe('WindowCompanion', () => {
     it('pushes the editor state to every session, sends the current one to a new session at once, and clears the active editor', async () => {
         const window = create();
         await window.start([root]);
-        const first = await connect(window.server.port, window.endpoint.authToken);
+        const first = await connect(window.server.port, window.endpointFor('gemini').authToken);
         const file = path.join(root, 'a file.ts');
         await window.setEditorState({
             isTrusted: true,
@@ -93,7 +93,7 @@ describe('WindowCompanion', () => {
 
         // The same state again is not sent again.
         await window.setEditorState({ isTrusted: true, openFiles: [{ uri: FileUri.create(file).toString(), timestamp: 2, isActive: true, cursor: { line: 3, character: 4 }, selectedText: 'x'.repeat(20000) }] });
-        const second = await connect(window.server.port, window.endpoint.authToken);
+        const second = await connect(window.server.port, window.endpointFor('gemini').authToken);
         await until(() => second.updates.length === 1);
         expect(second.updates[0]).to.deep.equal(expected);
         expect(first.updates).to.have.length(1);
@@ -117,6 +117,72 @@ describe('WindowCompanion', () => {
             expect(error, JSON.stringify(bad)).to.be.instanceOf(Error);
         }
         expect(window.currentContext?.workspaceState?.openFiles?.[0].path).to.equal(path.join(root, 'a'));
+    });
+
+    it('gives each flavour its own secret, so every session is known by the file its CLI read', async () => {
+        const window = create();
+        await window.start([root]);
+        const geminiToken = read(window.discoveryFilePaths.get('gemini')!).authToken;
+        const qwenToken = read(window.discoveryFilePaths.get('qwen')!).authToken;
+        expect(geminiToken).to.not.equal(qwenToken);
+        const gemini = await connect(window.server.port, geminiToken);
+        const qwen = await connect(window.server.port, qwenToken);
+        expect(window.status.sessions.map(session => session.flavour).sort()).to.deep.equal(['gemini', 'qwen']);
+        await gemini.client.close();
+        await qwen.client.close();
+    });
+
+    it('turning a flavour off removes its file, its variables and its sessions; turning it on again brings a new secret', async () => {
+        const window = create();
+        await window.start([root], ['gemini', 'qwen']);
+        const qwenFile = window.discoveryFilePaths.get('qwen')!;
+        const oldQwenToken = read(qwenFile).authToken;
+        const qwen = await connect(window.server.port, oldQwenToken);
+        const gemini = await connect(window.server.port, window.endpointFor('gemini').authToken);
+        let statusEvents = 0;
+        window.onDidChangeStatus(() => statusEvents++);
+
+        await window.setFlavours(['gemini']);
+        expect(fs.existsSync(qwenFile)).to.equal(false);
+        expect(fs.existsSync(window.discoveryFilePaths.get('gemini')!)).to.equal(true);
+        expect(Object.keys(window.terminalEnvironment()).some(name => name.startsWith('QWEN'))).to.equal(false);
+        expect(window.status.flavours).to.deep.equal(['gemini']);
+        expect(window.status.sessions.map(session => session.flavour)).to.deep.equal(['gemini']);
+        expect(statusEvents).to.be.greaterThan(0);
+        let refused: Error | undefined;
+        await connect(window.server.port, oldQwenToken).catch(error => refused = error);
+        expect(refused?.message).to.match(/401|Unauthorized/);
+
+        await window.setFlavours(['gemini', 'qwen']);
+        const newQwenToken = read(window.discoveryFilePaths.get('qwen')!).authToken;
+        expect(newQwenToken).to.not.equal(oldQwenToken);
+        expect(window.terminalEnvironment().QWEN_CODE_IDE_SERVER_PORT).to.equal(String(window.server.port));
+        let unknown: Error | undefined;
+        await window.setFlavours(['gemini', 'emacs' as never]).catch(error => unknown = error);
+        expect(unknown?.message).to.match(/Unknown CLI flavour\(s\): emacs/);
+        expect(window.status.flavours).to.deep.equal(['gemini', 'qwen']);
+        await gemini.client.close();
+        await qwen.client.close().catch(() => undefined);
+    });
+
+    it('keeps a bounded log of its events for the window, without secrets', async () => {
+        const window = create();
+        const seen: string[] = [];
+        window.onDidLog(event => seen.push(event.message));
+        await window.start([root]);
+        const token = window.endpointFor('qwen').authToken;
+        const cli = await connect(window.server.port, token);
+        await fetch(`http://127.0.0.1:${window.server.port}/mcp`, { method: 'POST', headers: { Authorization: `Bearer ${token}x`, 'Content-Type': 'application/json' }, body: '{}' });
+        await cli.client.close();
+        await until(() => window.log.recent.some(event => /disconnected/.test(event.message)));
+        const messages = window.log.recent.map(event => `${event.level} ${event.message}`);
+        expect(messages.some(message => /^info .*companion server on 127\.0\.0\.1:\d+ .*advertised to Gemini CLI, Qwen Code/.test(message))).to.equal(true, messages.join('\n'));
+        expect(messages.some(message => /^info CLI session .* connected: spec-client 1\.2\.3 \(with the qwen discovery token\)/.test(message))).to.equal(true, messages.join('\n'));
+        expect(messages.some(message => /^warn Refused a request \(401\): Unauthorized: invalid bearer token/.test(message))).to.equal(true, messages.join('\n'));
+        expect(seen).to.deep.equal(window.log.recent.map(event => event.message));
+        for (const secret of [token, window.endpointFor('gemini').authToken]) {
+            expect(messages.join('\n')).to.not.contain(secret);
+        }
     });
 
     it('refuses to write into a discovery directory owned by someone else', async function (): Promise<void> {

@@ -6,7 +6,8 @@ import { CliFlavour, DiscoveryEndpoint } from '@theia-cli-companion/ai-cli-ide-p
 import { StdioConfig } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/discovery-files';
 import { IdeContext } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-context';
 import { IdeNotificationMethod } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-notifications';
-import { IdeCompanionFrontendClient, WindowCompanionStatus } from '../common/ide-companion-protocol';
+import { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
+import { CompanionEvent, IdeCompanionFrontendClient, WindowCompanionStatus } from '../common/ide-companion-protocol';
 import { Disposable } from '@theia/core/lib/common/disposable';
 import { DiffReviewManager } from './diff-review-manager';
 import { WindowEditorState } from '../common/open-editors-model';
@@ -14,10 +15,13 @@ import { ideContextFromEditorState, withoutActiveEditor } from './ide-context-fr
 import { CompanionLogger } from './companion-logger';
 import { CompanionMcpServer, describe } from './companion-mcp-server';
 import { DiscoveryFiles } from './discovery-files';
+import { WindowEventLog } from './window-event-log';
 
 export interface WindowCompanionOptions {
     readonly windowId: string;
+    /** Every flavour the window can advertise; which of them it does is chosen at start and by setFlavours. */
     readonly flavours: readonly CliFlavour[];
+    /** The backend's logger; the window's own events also go to its event log. */
     readonly logger: CompanionLogger;
     /** The PID written into the discovery files: the backend process that serves the socket. */
     readonly serverPid: number;
@@ -31,7 +35,9 @@ export interface WindowCompanionOptions {
  */
 export class WindowCompanion {
     readonly server: CompanionMcpServer;
-    protected readonly authToken = createAuthToken();
+    readonly log: WindowEventLog;
+    /** One secret per advertised flavour; a flavour that is turned off loses its secret. */
+    protected readonly authTokens = new Map<CliFlavourId, string>();
     protected readonly discoveryFiles: DiscoveryFiles;
     protected roots: string[] = [];
     /** The last context pushed to the CLIs; a newly connected session gets it at once. */
@@ -45,30 +51,86 @@ export class WindowCompanion {
     protected frontend?: IdeCompanionFrontendClient;
 
     constructor(protected readonly options: WindowCompanionOptions) {
+        this.log = new WindowEventLog(options.logger);
         this.server = new CompanionMcpServer({
-            authToken: this.authToken, logger: options.logger, streamGraceMs: options.streamGraceMs,
+            authTokens: () => this.authTokens, logger: this.log, streamGraceMs: options.streamGraceMs,
             configureSession: (mcp, sessionId) => this.diffs.registerTools(mcp, sessionId)
         });
-        this.diffs = new DiffReviewManager({ server: this.server, logger: options.logger, frontend: () => this.frontend, roots: () => this.roots });
-        this.discoveryFiles = new DiscoveryFiles(options.flavours, options.stdioFor);
-        this.server.onDidChangeSessions(() => this.onDidChangeStatusEmitter.fire(this.status));
+        this.diffs = new DiffReviewManager({ server: this.server, logger: this.log, frontend: () => this.frontend, roots: () => this.roots });
+        this.discoveryFiles = new DiscoveryFiles(options.stdioFor);
+        this.server.onDidChangeSessions(() => this.fireStatusChanged());
+        this.diffs.onDidChange(() => this.fireStatusChanged());
         this.server.onDidOpenStream(sessionId => this.sendContextTo(sessionId));
+    }
+
+    get onDidLog(): Event<CompanionEvent> {
+        return this.log.onDidLog;
     }
 
     get windowId(): string {
         return this.options.windowId;
     }
 
-    /** Listens, then writes the discovery files: a CLI that finds a file can always connect. */
-    async start(rootPaths: readonly string[]): Promise<void> {
+    /**
+     * Listens, then writes the discovery files: a CLI that finds a file can always connect.
+     * Advertises the given flavours (all it knows by default).
+     */
+    async start(rootPaths: readonly string[], flavourIds: readonly CliFlavourId[] = this.options.flavours.map(flavour => flavour.id)): Promise<void> {
+        this.enableFlavours(flavourIds);
         await this.server.start();
         await this.setRoots(rootPaths);
-        this.options.logger.info(`Window ${this.windowId}: companion server on 127.0.0.1:${this.server.port} for ${this.describeRoots()}`);
+        this.log.info(`Window ${this.windowId}: companion server on 127.0.0.1:${this.server.port} for ${this.describeRoots()}, advertised to ${this.describeFlavours()}`);
     }
 
     async setRoots(rootPaths: readonly string[]): Promise<void> {
-        this.roots = await resolveRoots(rootPaths, this.options.logger);
-        await this.discoveryFiles.write(this.endpoint);
+        this.roots = await resolveRoots(rootPaths, this.log);
+        await this.writeDiscoveryFiles();
+        this.fireStatusChanged();
+    }
+
+    /** Advertises exactly these flavours: the others' files go, and so do sessions that used their secret. */
+    async setFlavours(flavourIds: readonly CliFlavourId[]): Promise<void> {
+        const removed = [...this.authTokens.keys()].filter(id => !flavourIds.includes(id));
+        const changed = this.enableFlavours(flavourIds);
+        if (!changed) {
+            return;
+        }
+        await this.writeDiscoveryFiles();
+        await Promise.all(removed.map(id => this.server.closeSessionsOf(id)));
+        this.log.info(`Window ${this.windowId}: now advertised to ${this.describeFlavours()}`);
+        this.fireStatusChanged();
+    }
+
+    protected enableFlavours(flavourIds: readonly CliFlavourId[]): boolean {
+        const unknown = flavourIds.filter(id => !this.options.flavours.some(flavour => flavour.id === id));
+        if (unknown.length) {
+            throw new Error(`Unknown CLI flavour(s): ${unknown.join(', ')}; known: ${this.options.flavours.map(flavour => flavour.id).join(', ')}`);
+        }
+        let changed = false;
+        for (const id of [...this.authTokens.keys()]) {
+            if (!flavourIds.includes(id)) {
+                this.authTokens.delete(id);
+                changed = true;
+            }
+        }
+        for (const id of flavourIds) {
+            if (!this.authTokens.has(id)) {
+                this.authTokens.set(id, createAuthToken());
+                changed = true;
+            }
+        }
+        return changed;
+    }
+
+    protected get advertisedFlavours(): CliFlavour[] {
+        return this.options.flavours.filter(flavour => this.authTokens.has(flavour.id));
+    }
+
+    protected writeDiscoveryFiles(): Promise<void> {
+        return this.discoveryFiles.write(this.advertisedFlavours, flavour => this.endpointFor(flavour.id));
+    }
+
+    protected fireStatusChanged(): void {
         this.onDidChangeStatusEmitter.fire(this.status);
     }
 
@@ -111,12 +173,13 @@ export class WindowCompanion {
     protected sendContextTo(sessionId: string): void {
         if (this.context) {
             this.server.notify(sessionId, { method: IdeNotificationMethod.CONTEXT_UPDATE, params: this.context })
-                .catch(error => this.options.logger.warn(`Could not send the editor context to session ${sessionId}: ${describe(error)}`));
+                .catch(error => this.log.warn(`Could not send the editor context to session ${sessionId}: ${describe(error)}`));
         }
     }
 
-    get endpoint(): DiscoveryEndpoint {
-        return { port: this.server.port, authToken: this.authToken, workspaceRoots: this.roots, serverPid: this.options.serverPid };
+    /** What the discovery file of this flavour advertises; its secret is empty if the flavour is off. */
+    endpointFor(flavourId: CliFlavourId): DiscoveryEndpoint {
+        return { port: this.server.port, authToken: this.authTokens.get(flavourId) ?? '', workspaceRoots: this.roots, serverPid: this.options.serverPid };
     }
 
     get discoveryFilePaths(): ReadonlyMap<string, string> {
@@ -127,15 +190,17 @@ export class WindowCompanion {
         return {
             windowId: this.windowId,
             port: this.server.port,
-            flavours: this.options.flavours.map(flavour => flavour.id),
+            flavours: this.advertisedFlavours.map(flavour => flavour.id),
             workspaceRoots: [...this.roots],
             sessions: this.server.connectedSessions,
+            discoveryFiles: [...this.discoveryFiles.files].map(([flavour, file]) => ({ flavour: flavour as CliFlavourId, path: file })),
+            pendingDiffs: this.diffs.openDiffs,
             terminalEnvironment: this.terminalEnvironment()
         };
     }
 
     terminalEnvironment(): Record<string, string> {
-        return Object.assign({}, ...this.options.flavours.map(flavour => flavour.terminalEnvironment(this.endpoint)));
+        return Object.assign({}, ...this.advertisedFlavours.map(flavour => flavour.terminalEnvironment(this.endpointFor(flavour.id))));
     }
 
     /** Removes the discovery files first and synchronously, so even an exiting process leaves none. */
@@ -143,12 +208,17 @@ export class WindowCompanion {
         this.discoveryFiles.removeAllSync();
         await this.diffs.rejectAll('the window closed');
         await this.server.stop();
-        this.options.logger.info(`Window ${this.windowId}: companion server stopped`);
+        this.log.info(`Window ${this.windowId}: companion server stopped`);
         this.onDidChangeStatusEmitter.dispose();
+        this.log.dispose();
     }
 
     removeDiscoveryFilesSync(): void {
         this.discoveryFiles.removeAllSync();
+    }
+
+    protected describeFlavours(): string {
+        return this.advertisedFlavours.map(flavour => flavour.displayName).join(', ') || 'no CLI';
     }
 
     protected describeRoots(): string {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createAuthToken, isAuthorizedBearer, tokensEqual } from './auth-token';
+import { createAuthToken, isAuthorizedBearer, matchBearer, tokensEqual } from './auth-token';
 
 describe('auth-token', () => {
     it('creates distinct tokens of at least 128 bits', () => {
@@ -26,5 +26,15 @@ describe('auth-token', () => {
 
     it('never matches an empty expected token', () => {
         expect(tokensEqual('', '')).to.equal(false);
+    });
+
+    it('tells which of several tokens a header carries, and none for a wrong or malformed one', () => {
+        const tokens = new Map([['gemini', createAuthToken()], ['qwen', createAuthToken()]]);
+        expect(matchBearer(`Bearer ${tokens.get('gemini')}`, tokens)).to.equal('gemini');
+        expect(matchBearer(`Bearer ${tokens.get('qwen')}`, tokens)).to.equal('qwen');
+        expect(matchBearer(`Bearer ${tokens.get('qwen')}x`, tokens)).to.equal(undefined);
+        expect(matchBearer(tokens.get('qwen'), tokens)).to.equal(undefined);
+        expect(matchBearer('Bearer ', new Map([['empty', '']]))).to.equal(undefined);
+        expect(matchBearer(undefined, tokens)).to.equal(undefined);
     });
 });

@@ -13,11 +13,26 @@ const MAX_AUTHORIZATION_LENGTH = 1024;
  * both sides are hashed first so neither their content nor their length leaks through timing.
  */
 export function isAuthorizedBearer(authorization: string | undefined, expectedToken: string): boolean {
+    return matchBearer(authorization, new Map([[true, expectedToken]])) === true;
+}
+
+/**
+ * Which of several secrets an `Authorization: Bearer <token>` header carries, if any. Every secret is
+ * compared (no early exit), so the time taken does not tell which one, or whether any, matched.
+ */
+export function matchBearer<K>(authorization: string | undefined, tokens: ReadonlyMap<K, string>): K | undefined {
     if (typeof authorization !== 'string' || authorization.length > MAX_AUTHORIZATION_LENGTH) {
-        return false;
+        return undefined;
     }
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
-    return !!match && tokensEqual(match[1], expectedToken);
+    const candidate = match?.[1] ?? '';
+    let found: K | undefined;
+    for (const [key, token] of tokens) {
+        if (tokensEqual(candidate, token) && match) {
+            found = key;
+        }
+    }
+    return found;
 }
 
 export function tokensEqual(candidate: string, expected: string): boolean {

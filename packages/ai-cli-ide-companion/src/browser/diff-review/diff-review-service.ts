@@ -15,6 +15,8 @@ import { MonacoTextModelService } from '@theia/monaco/lib/browser/monaco-text-mo
 import { TerminalWidget } from '@theia/terminal/lib/browser/base/terminal-widget';
 import { DiffOutcome, DiffProposal, IdeCompanionBackend } from '../../common/ide-companion-protocol';
 import { IdeCompanionFrontendClientImpl } from '../ide-companion-frontend-client-impl';
+import { DIFF_FOCUS_PREF, DIFF_WRITE_ON_ACCEPT_PREF, IdeCompanionPreferences } from '../../common/ide-companion-preferences';
+import { CompanionOutput } from '../companion-output';
 import { PROPOSAL_SCHEME, EMPTY_ORIGINAL_SCHEME, ProposedContentResource, ProposedContentResourceResolver } from './proposed-content-resource-resolver';
 
 interface ReviewedDiff {
@@ -44,6 +46,8 @@ export class DiffReviewService {
     @inject(MessageService) protected readonly messageService: MessageService;
     @inject(FileService) protected readonly fileService: FileService;
     @inject(ILogger) @named('ai-cli-ide-companion:DiffReviewService') protected readonly logger: ILogger;
+    @inject(IdeCompanionPreferences) protected readonly preferences: IdeCompanionPreferences;
+    @inject(CompanionOutput) protected readonly output: CompanionOutput;
 
     protected readonly diffs = new Map<string, ReviewedDiff>();
     protected readonly onDidChangeEmitter = new Emitter<void>();
@@ -67,8 +71,9 @@ export class DiffReviewService {
         this.resources.register(new ProposedContentResource(proposalUri, proposal.newContent, content => this.accept(proposal.id, content)));
         const left = proposal.fileExists ? fileUri : new URI(`${EMPTY_ORIGINAL_SCHEME}:${fileUri.path.toString()}`).withQuery(proposal.id);
         const label = nls.localize('theia-cli-companion/ide-companion/diffTitle', '{0} ↔ proposed by {1}', fileUri.path.base, proposal.proposedBy);
-        // Do not take the keyboard from a terminal the user is typing in (the CLI's own, usually).
-        const mode = this.shell.activeWidget instanceof TerminalWidget ? 'reveal' : 'activate';
+        const focus = this.preferences[DIFF_FOCUS_PREF];
+        // By default, do not take the keyboard from a terminal the user is typing in (the CLI's own, usually).
+        const mode = focus === 'always' ? 'activate' : focus === 'never' || this.shell.activeWidget instanceof TerminalWidget ? 'reveal' : 'activate';
         try {
             const widget = await open(this.openerService, DiffUris.encode(left, proposalUri, label), { mode }) as Widget | undefined;
             if (!widget) {
@@ -114,8 +119,33 @@ export class DiffReviewService {
         if (!await this.confirmOverwrite(diff)) {
             return;
         }
-        this.report(diff, { accepted: true, content: acceptedText(diff.proposal.newContent, editorText) });
+        const accepted = acceptedText(diff.proposal.newContent, editorText);
+        if (this.preferences[DIFF_WRITE_ON_ACCEPT_PREF]) {
+            await this.writeAccepted(diff, accepted);
+        }
+        this.report(diff, { accepted: true, content: accepted });
         this.close(diff);
+    }
+
+    /** Writes the accepted text from the IDE before the CLI does (the same text, so its write changes nothing). */
+    protected async writeAccepted(diff: ReviewedDiff, content: string): Promise<void> {
+        const fileUri = new URI(diff.proposal.fileUri);
+        try {
+            await this.fileService.write(fileUri, content);
+            this.output.info(nls.localize('theia-cli-companion/ide-companion/diffWritten', 'Wrote the accepted change to {0}', fileUri.path.fsPath()));
+        } catch (error) {
+            this.output.error(nls.localize('theia-cli-companion/ide-companion/diffWriteFailed', 'Could not write the accepted change to {0}: {1}', fileUri.path.fsPath(), String(error)));
+            this.messageService.error(nls.localize('theia-cli-companion/ide-companion/diffWriteFailedUser',
+                'Could not write the accepted change to {0}; the CLI will try: {1}', fileUri.path.base, String(error)));
+        }
+    }
+
+    /** Brings the diff editor of this proposal to the front. */
+    reveal(id: string): void {
+        const widget = this.diffs.get(id)?.widget;
+        if (widget) {
+            this.shell.activateWidget(widget.id);
+        }
     }
 
     /**

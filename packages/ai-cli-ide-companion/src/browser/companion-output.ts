@@ -1,0 +1,78 @@
+import { inject, injectable, named, postConstruct } from '@theia/core/shared/inversify';
+import { ILogger } from '@theia/core/lib/common/logger';
+import { nls } from '@theia/core/lib/common/nls';
+import { OutputChannelManager, OutputChannelSeverity } from '@theia/output/lib/browser/output-channel';
+import { CompanionEvent, IdeCompanionBackend } from '../common/ide-companion-protocol';
+import { IdeCompanionFrontendClientImpl } from './ide-companion-frontend-client-impl';
+import { WindowCompanionService } from './window-companion-service';
+
+export const COMPANION_OUTPUT_CHANNEL = 'CLI Companion';
+/** Events remembered to skip the ones a re-attach fetches again. */
+const REMEMBERED_EVENTS = 500;
+
+/**
+ * The "CLI Companion" output channel of this window: connections, diffs and errors from the window's
+ * server, plus what the window itself did (runs, refusals). Never tokens, never file contents.
+ */
+@injectable()
+export class CompanionOutput {
+
+    @inject(OutputChannelManager) protected readonly outputChannels: OutputChannelManager;
+    @inject(IdeCompanionFrontendClientImpl) protected readonly client: IdeCompanionFrontendClientImpl;
+    @inject(IdeCompanionBackend) protected readonly backend: IdeCompanionBackend;
+    @inject(WindowCompanionService) protected readonly companion: WindowCompanionService;
+    @inject(ILogger) @named('ai-cli-ide-companion:CompanionOutput') protected readonly logger: ILogger;
+
+    protected readonly shown = new Set<string>();
+    protected readonly recentEvents: CompanionEvent[] = [];
+
+    @postConstruct()
+    protected init(): void {
+        this.client.onDidLog(event => this.append(event));
+        // After a reload or a reconnect the channel is new: bring in what the server logged meanwhile.
+        this.companion.onDidAttach(() => this.backend.getRecentEvents()
+            .then(events => events.forEach(event => this.append(event)))
+            .catch(error => this.logger.warn(`Could not read the companion's recent events: ${error}`)));
+    }
+
+    /** What this window showed, oldest first, for the diagnostic report. */
+    get events(): readonly CompanionEvent[] {
+        return this.recentEvents;
+    }
+
+    info(message: string): void {
+        this.append({ time: Date.now(), level: 'info', message });
+    }
+
+    warn(message: string): void {
+        this.append({ time: Date.now(), level: 'warn', message });
+    }
+
+    error(message: string): void {
+        this.append({ time: Date.now(), level: 'error', message });
+    }
+
+    show(): void {
+        this.outputChannels.getChannel(COMPANION_OUTPUT_CHANNEL).show({ preserveFocus: false });
+    }
+
+    protected append(event: CompanionEvent): void {
+        const key = `${event.time}|${event.level}|${event.message}`;
+        if (this.shown.has(key)) {
+            return;
+        }
+        this.shown.add(key);
+        this.recentEvents.push(event);
+        if (this.recentEvents.length > REMEMBERED_EVENTS) {
+            const [dropped] = this.recentEvents.splice(0, 1);
+            this.shown.delete(`${dropped.time}|${dropped.level}|${dropped.message}`);
+        }
+        const severity = event.level === 'error' ? OutputChannelSeverity.Error : event.level === 'warn' ? OutputChannelSeverity.Warning : OutputChannelSeverity.Info;
+        this.outputChannels.getChannel(COMPANION_OUTPUT_CHANNEL).appendLine(formatEvent(event), severity);
+    }
+}
+
+export function formatEvent(event: CompanionEvent): string {
+    const level = event.level === 'info' ? nls.localizeByDefault('Info') : event.level === 'warn' ? nls.localizeByDefault('Warning') : nls.localizeByDefault('Error');
+    return `[${new Date(event.time).toISOString()}] [${level}] ${event.message}`;
+}

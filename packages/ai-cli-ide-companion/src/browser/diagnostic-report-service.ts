@@ -1,0 +1,60 @@
+import { inject, injectable } from '@theia/core/shared/inversify';
+import { ApplicationServer } from '@theia/core/lib/common/application-protocol';
+import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
+import { CLI_FLAVOUR_IDS, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
+import { buildDiagnosticReport } from '../common/diagnostic-report';
+import { IdeCompanionBackend } from '../common/ide-companion-protocol';
+import { flavourPreference, ideCompanionPreferenceSchema } from '../common/ide-companion-preferences';
+import { cliCommandLine } from './cli-launcher';
+import { CompanionOutput } from './companion-output';
+import { WindowCompanionService } from './window-companion-service';
+
+const REPORTED_PACKAGES = ['@theia-cli-companion/ai-cli-ide-companion', '@theia-cli-companion/ai-cli-ide-protocol', '@theia/core'];
+
+/** Gathers what a bug report about IDE mode needs from this window; nothing secret is ever part of it. */
+@injectable()
+export class DiagnosticReportService {
+
+    @inject(WindowCompanionService) protected readonly companion: WindowCompanionService;
+    @inject(IdeCompanionBackend) protected readonly backend: IdeCompanionBackend;
+    @inject(ApplicationServer) protected readonly applicationServer: ApplicationServer;
+    @inject(PreferenceService) protected readonly preferences: PreferenceService;
+    @inject(CompanionOutput) protected readonly output: CompanionOutput;
+
+    async build(): Promise<string> {
+        const state = this.companion.state;
+        const [extensions, backendOs, executables] = await Promise.all([
+            this.applicationServer.getExtensionsInfos().catch(() => []),
+            this.applicationServer.getBackendOS().then(String).catch(() => 'unknown'),
+            this.findExecutables()
+        ]);
+        const versions: Record<string, string> = {};
+        for (const name of REPORTED_PACKAGES) {
+            versions[name] = extensions.find(extension => extension.name === name)?.version ?? 'not found';
+        }
+        const preferences: Record<string, unknown> = {};
+        for (const name of Object.keys(ideCompanionPreferenceSchema.properties)) {
+            preferences[name] = this.preferences.get(name);
+        }
+        return buildDiagnosticReport({
+            generatedAt: new Date(),
+            state: state.kind === 'failed' ? `failed: ${state.error}` : state.kind,
+            status: this.companion.status,
+            versions,
+            browser: navigator.userAgent,
+            backendOs,
+            executables,
+            preferences,
+            events: this.output.events
+        });
+    }
+
+    protected async findExecutables(): Promise<Partial<Record<CliFlavourId, string>>> {
+        const found: Partial<Record<CliFlavourId, string>> = {};
+        await Promise.all(CLI_FLAVOUR_IDS.map(async id => {
+            const [command] = cliCommandLine(id, this.preferences.get(flavourPreference(id, 'command')), []);
+            found[id] = await this.backend.findExecutable(command).catch(() => undefined) ?? `"${command}" not found`;
+        }));
+        return found;
+    }
+}

@@ -1,0 +1,121 @@
+import * as React from '@theia/core/shared/react';
+import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
+import { codicon } from '@theia/core/lib/browser/widgets/widget';
+import { ReactWidget } from '@theia/core/lib/browser/widgets/react-widget';
+import { CommandService } from '@theia/core/lib/common/command';
+import { nls } from '@theia/core/lib/common/nls';
+import { CLI_FLAVOUR_DISPLAY_NAMES, CLI_FLAVOUR_IDS } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
+import { WindowCompanionStatus } from '../../common/ide-companion-protocol';
+import { CompanionCommands } from '../companion-commands';
+import { DiffReviewService } from '../diff-review/diff-review-service';
+import { WindowCompanionService, WindowCompanionState } from '../window-companion-service';
+
+/** "CLI Companion: Show Status": what this window's server is, who is connected, what waits for review. */
+@injectable()
+export class CompanionStatusWidget extends ReactWidget {
+    static readonly ID = 'ai-cli-companion-status';
+    static readonly LABEL = nls.localize('theia-cli-companion/ide-companion/statusViewTitle', 'CLI Companion');
+
+    @inject(WindowCompanionService) protected readonly companion: WindowCompanionService;
+    @inject(DiffReviewService) protected readonly diffs: DiffReviewService;
+    @inject(CommandService) protected readonly commands: CommandService;
+
+    @postConstruct()
+    protected init(): void {
+        this.id = CompanionStatusWidget.ID;
+        this.title.label = CompanionStatusWidget.LABEL;
+        this.title.caption = CompanionStatusWidget.LABEL;
+        this.title.iconClass = codicon('plug');
+        this.title.closable = true;
+        this.addClass('ai-cli-companion-status');
+        this.toDispose.push(this.companion.onDidChangeState(() => this.update()));
+        this.toDispose.push(this.diffs.onDidChange(() => this.update()));
+        // "since 3 minutes ago" style times would go stale; absolute times do not, but refresh anyway.
+        const timer = setInterval(() => this.update(), 30_000);
+        this.toDispose.push({ dispose: () => clearInterval(timer) });
+        this.update();
+    }
+
+    protected render(): React.ReactNode {
+        const state = this.companion.state;
+        return <div className='ai-cli-companion-status-body' style={{ padding: '8px 16px', overflow: 'auto', height: '100%', boxSizing: 'border-box' }}>
+            <h2>{nls.localize('theia-cli-companion/ide-companion/statusHeading', 'CLI Companion for this window')}</h2>
+            <p className='ai-cli-companion-state'>{this.describeState(state)}</p>
+            {this.renderActions(state)}
+            {state.kind === 'running' && this.renderStatus(state.status)}
+        </div>;
+    }
+
+    protected describeState(state: WindowCompanionState): string {
+        switch (state.kind) {
+            case 'running': return nls.localize('theia-cli-companion/ide-companion/stateRunning', 'Running on 127.0.0.1:{0}', String(state.status.port));
+            case 'starting': return nls.localize('theia-cli-companion/ide-companion/stateStarting', 'Starting…');
+            case 'disabled': return nls.localize('theia-cli-companion/ide-companion/stateDisabled',
+                'Turned off in the preferences (aiCliCompanion.enabled, or every CLI turned off): CLIs in this window\'s terminals run without IDE mode.');
+            case 'failed': return nls.localize('theia-cli-companion/ide-companion/stateFailed', 'Could not start: {0}', state.error);
+        }
+    }
+
+    protected renderActions(state: WindowCompanionState): React.ReactNode {
+        const button = (id: string, label: string, primary = false) =>
+            <button key={id} className={`theia-button${primary ? '' : ' secondary'}`} data-command={id} onClick={() => this.commands.executeCommand(id)}>{label}</button>;
+        return <div className='ai-cli-companion-actions' style={{ display: 'flex', flexWrap: 'wrap', gap: 8, marginBottom: 12 }}>
+            {CLI_FLAVOUR_IDS.map(id => button(CompanionCommands.RUN[id].id, CompanionCommands.RUN[id].label!, true))}
+            {button(CompanionCommands.COPY_DIAGNOSTICS.id, CompanionCommands.COPY_DIAGNOSTICS.label!)}
+            {button(CompanionCommands.SHOW_LOG.id, CompanionCommands.SHOW_LOG.label!)}
+            {button(CompanionCommands.OPEN_SETTINGS.id, CompanionCommands.OPEN_SETTINGS.label!)}
+            {state.kind === 'running'
+                ? button(CompanionCommands.TURN_OFF.id, CompanionCommands.TURN_OFF.label!)
+                : state.kind !== 'starting' && button(CompanionCommands.TURN_ON.id, CompanionCommands.TURN_ON.label!)}
+        </div>;
+    }
+
+    protected renderStatus(status: WindowCompanionStatus): React.ReactNode {
+        const time = (millis: number) => new Date(millis).toLocaleTimeString();
+        return <>
+            <h3>{nls.localize('theia-cli-companion/ide-companion/serverHeading', 'Server')}</h3>
+            <table className='ai-cli-companion-server'><tbody>
+                <tr><th>{nls.localize('theia-cli-companion/ide-companion/address', 'Address')}</th><td>127.0.0.1:{status.port}</td></tr>
+                <tr><th>{nls.localize('theia-cli-companion/ide-companion/workspace', 'Workspace')}</th>
+                    <td>{status.workspaceRoots.length ? status.workspaceRoots.join(', ') : nls.localize('theia-cli-companion/ide-companion/noFolderOpen', 'No folder open: CLIs will ask you to open one')}</td></tr>
+                {CLI_FLAVOUR_IDS.map(id => {
+                    const file = status.discoveryFiles.find(candidate => candidate.flavour === id);
+                    return <tr key={id} className='ai-cli-companion-flavour' data-flavour={id}>
+                        <th>{CLI_FLAVOUR_DISPLAY_NAMES[id]}</th>
+                        <td>{file
+                            ? nls.localize('theia-cli-companion/ide-companion/advertisedIn', 'Advertised in {0}', file.path)
+                            : nls.localize('theia-cli-companion/ide-companion/notAdvertised', 'Not advertised (turned off in the preferences)')}</td>
+                    </tr>;
+                })}
+            </tbody></table>
+            <h3>{nls.localize('theia-cli-companion/ide-companion/sessionsHeading', 'Connected CLI sessions ({0})', String(status.sessions.length))}</h3>
+            {status.sessions.length === 0
+                ? <p>{nls.localize('theia-cli-companion/ide-companion/noSessionsHint', 'None. Run a CLI from the buttons above, or run `gemini` / `qwen` in a terminal of this window and enter `/ide enable`.')}</p>
+                : <table className='ai-cli-companion-sessions'>
+                    <thead><tr>
+                        <th>{nls.localize('theia-cli-companion/ide-companion/cli', 'CLI')}</th>
+                        <th>{nls.localize('theia-cli-companion/ide-companion/client', 'Client')}</th>
+                        <th>{nls.localize('theia-cli-companion/ide-companion/connectedSince', 'Connected since')}</th>
+                        <th>{nls.localize('theia-cli-companion/ide-companion/pendingDiffs', 'Diffs waiting')}</th>
+                    </tr></thead>
+                    <tbody>{status.sessions.map(session => <tr key={session.sessionId} className='ai-cli-companion-session' title={session.sessionId}>
+                        <td>{CLI_FLAVOUR_DISPLAY_NAMES[session.flavour]}</td>
+                        <td>{session.clientName} {session.clientVersion}</td>
+                        <td>{time(session.connectedAt)}</td>
+                        <td>{status.pendingDiffs.filter(diff => diff.sessionId === session.sessionId).length}</td>
+                    </tr>)}</tbody>
+                </table>}
+            <h3>{nls.localize('theia-cli-companion/ide-companion/diffsHeading', 'Diffs waiting for review ({0})', String(status.pendingDiffs.length))}</h3>
+            {status.pendingDiffs.length === 0
+                ? <p>{nls.localize('theia-cli-companion/ide-companion/noDiffs', 'None.')}</p>
+                : <ul className='ai-cli-companion-diffs'>{status.pendingDiffs.map(diff => <li key={diff.id}>
+                    <a href='#' onClick={event => { event.preventDefault(); this.diffs.reveal(diff.id); }}>{diff.filePath}</a>
+                    {' '}{nls.localize('theia-cli-companion/ide-companion/since', 'since {0}', time(diff.openedAt))}
+                </li>)}</ul>}
+            <h3>{nls.localize('theia-cli-companion/ide-companion/terminalVariables', 'Variables of this window\'s terminals')}</h3>
+            <pre className='ai-cli-companion-env' style={{ whiteSpace: 'pre-wrap' }}>
+                {Object.entries(status.terminalEnvironment).map(([name, value]) => `${name}=${value}`).join('\n')}
+            </pre>
+        </>;
+    }
+}

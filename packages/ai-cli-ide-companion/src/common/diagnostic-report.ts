@@ -1,0 +1,73 @@
+import { CLI_FLAVOUR_DISPLAY_NAMES, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
+import { CompanionEvent, WindowCompanionStatus } from './ide-companion-protocol';
+
+export interface DiagnosticReportInput {
+    readonly generatedAt: Date;
+    /** `running`, `disabled`, `starting` or `failed: <reason>`. */
+    readonly state: string;
+    readonly status?: WindowCompanionStatus;
+    /** Name → version of the companion and Theia packages in this app. */
+    readonly versions: Readonly<Record<string, string>>;
+    readonly browser: string;
+    readonly backendOs: string;
+    /** Where each CLI's command resolves on the backend's PATH ('not found' if nowhere). */
+    readonly executables: Readonly<Partial<Record<CliFlavourId, string>>>;
+    readonly preferences: Readonly<Record<string, unknown>>;
+    readonly events: readonly CompanionEvent[];
+}
+
+/**
+ * A Markdown report to paste into a bug report. Built only from data that holds no secret: the
+ * status (ports, paths, sessions; tokens never leave the backend) and event messages (which never
+ * contain tokens or file contents).
+ */
+export function buildDiagnosticReport(input: DiagnosticReportInput): string {
+    const { status } = input;
+    const lines = [
+        '# CLI Companion diagnostic report',
+        '',
+        `- Generated: ${input.generatedAt.toISOString()}`,
+        `- State: ${input.state}`,
+        `- Backend OS: ${input.backendOs}`,
+        `- Browser: ${input.browser}`,
+        ...Object.entries(input.versions).map(([name, version]) => `- ${name}: ${version}`),
+        '',
+        '## Server',
+        ''
+    ];
+    if (status) {
+        lines.push(
+            `- Window: ${status.windowId}`,
+            `- Address: 127.0.0.1:${status.port}`,
+            `- Workspace roots: ${status.workspaceRoots.length ? status.workspaceRoots.join(', ') : '(no folder open)'}`,
+            `- Advertised to: ${status.flavours.map(id => CLI_FLAVOUR_DISPLAY_NAMES[id]).join(', ') || '(no CLI)'}`,
+            ...status.discoveryFiles.map(file => `- ${CLI_FLAVOUR_DISPLAY_NAMES[file.flavour]} discovery file: ${file.path}`),
+            ...Object.entries(status.terminalEnvironment).map(([name, value]) => `- Terminal variable ${name}=${value}`),
+            '',
+            `## Sessions (${status.sessions.length})`,
+            '',
+            ...status.sessions.map(session =>
+                `- ${CLI_FLAVOUR_DISPLAY_NAMES[session.flavour]}: ${session.clientName} ${session.clientVersion}, connected ${new Date(session.connectedAt).toISOString()} (session ${session.sessionId})`),
+            '',
+            `## Pending diffs (${status.pendingDiffs.length})`,
+            '',
+            ...status.pendingDiffs.map(diff => `- ${diff.filePath} since ${new Date(diff.openedAt).toISOString()} (session ${diff.sessionId})`)
+        );
+    } else {
+        lines.push('- No server runs for this window.');
+    }
+    lines.push('', '## CLIs on the backend PATH', '');
+    for (const [id, where] of Object.entries(input.executables)) {
+        lines.push(`- ${CLI_FLAVOUR_DISPLAY_NAMES[id as CliFlavourId]}: ${where}`);
+    }
+    lines.push('', '## Preferences', '');
+    for (const [name, value] of Object.entries(input.preferences)) {
+        lines.push(`- ${name}: ${JSON.stringify(value)}`);
+    }
+    lines.push('', `## Recent events (${input.events.length})`, '', '```');
+    for (const event of input.events) {
+        lines.push(`${new Date(event.time).toISOString()} ${event.level.toUpperCase()} ${event.message}`);
+    }
+    lines.push('```', '');
+    return lines.join('\n');
+}

@@ -22,6 +22,8 @@ export async function launchBrowser(sandbox: Sandbox): Promise<BrowserContext> {
         headless: true,
         env: sandbox.env as Record<string, string>,
         viewport: { width: 1400, height: 900 },
+        // The diagnostic report is copied to the clipboard; the tests read it back.
+        permissions: ['clipboard-read', 'clipboard-write'],
         args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
             '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage']
     });

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { IdeProbe } from './ide-probe';
 import { until } from './processes';
-import { createSandbox, createWorkspace, Sandbox } from './sandbox';
+import { createSandbox, createWorkspace, Sandbox, updateTheiaSettings } from './sandbox';
 import { TheiaBackend } from './theia-backend';
 import { TheiaWindow } from './theia-window';
 
@@ -20,12 +20,14 @@ describe('Diff review: the real Gemini IdeClient proposes, the user decides in M
 
     before(async () => {
         sandbox = createSandbox();
-        workspace = createWorkspace(sandbox, 'project', { 'src/app.ts': 'line 1\nline 2\n', 'notes.md': '# Notes\n' });
+        workspace = createWorkspace(sandbox, 'project', { 'src/app.ts': 'line 1\nline 2\n', 'notes.md': '# Notes\n', 'config.txt': 'a=1\n' });
         backend = new TheiaBackend(sandbox, workspace);
         await backend.start();
     });
 
-    beforeEach(async () => {
+    beforeEach(() => openWindowWithProbe());
+
+    async function openWindowWithProbe(): Promise<void> {
         window = await TheiaWindow.open(sandbox, backend.url);
         await window.openTerminal();
         const env = await window.terminalEnvironment(workspace);
@@ -33,7 +35,7 @@ describe('Diff review: the real Gemini IdeClient proposes, the user decides in M
         const report = await probe.connected();
         expect(report.status.status).to.equal('connected');
         expect(report.diffing, 'openDiff and closeDiff are listed').to.equal(true);
-    });
+    }
 
     afterEach(async () => {
         await probe?.close();
@@ -58,17 +60,36 @@ describe('Diff review: the real Gemini IdeClient proposes, the user decides in M
         probe.openDiff(file, 'line 1\nline two\n');
         await diffEditorShown();
         const title = await window.page.locator('#theia-main-content-panel .lm-TabBar-tab.lm-mod-current').innerText();
-        expect(title).to.match(/app\.ts ↔ proposed by/);
+        expect(title).to.match(/app\.ts ↔ proposed by Gemini CLI \(\S+-client 0\.61\.0\)/);
 
         await window.page.locator(`${DIFF_EDITOR} .editor.modified .view-lines`).click();
         await window.page.keyboard.press('Control+End');
         await window.page.keyboard.type('added by the user');
+        await window.saveDocScreenshot('diff-review', window.page.locator('#theia-main-content-panel'));
         await window.page.keyboard.press('Control+s');
 
         const outcome = await probe.diffOutcome('diff', file);
         expect(outcome.result).to.deep.equal({ status: 'accepted', content: 'line 1\nline two\nadded by the user' });
         await diffEditorGone();
         expect(fs.readFileSync(file, 'utf8'), 'the CLI writes the file, not the IDE').to.equal('line 1\nline 2\n');
+    });
+
+    it('with aiCliCompanion.diff.writeOnAccept, the IDE itself writes exactly the accepted text', async () => {
+        await probe.close();
+        await window.close();
+        updateTheiaSettings(sandbox, { 'aiCliCompanion.diff.writeOnAccept': true });
+        try {
+            await openWindowWithProbe();
+            const file = path.join(workspace, 'config.txt');
+            probe.openDiff(file, 'a=1\r\nwritten=by the IDE\r\n');
+            await diffEditorShown();
+            await window.page.locator('#theia-main-content-panel .lm-TabBar-toolbar .codicon-check').first().click();
+            const outcome = await probe.diffOutcome('diff', file);
+            expect(outcome.result).to.deep.equal({ status: 'accepted', content: 'a=1\r\nwritten=by the IDE\r\n' });
+            await until(() => fs.readFileSync(file, 'utf8') === 'a=1\r\nwritten=by the IDE\r\n', 'the IDE to write the file', 10000);
+        } finally {
+            updateTheiaSettings(sandbox, { 'aiCliCompanion.diff.writeOnAccept': undefined });
+        }
     });
 
     it('accepts an unedited proposal for a new file from the ✓ action', async () => {

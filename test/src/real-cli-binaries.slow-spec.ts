@@ -6,6 +6,7 @@ import { REPO_ROOT, TheiaBackend } from './theia-backend';
 import { TheiaWindow } from './theia-window';
 import { TmuxTerminal } from './tmux-terminal';
 import { until } from './processes';
+import { writeCliSettings } from './cli-settings';
 
 const GEMINI = path.join(REPO_ROOT, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
 const QWEN = path.join(REPO_ROOT, 'node_modules', '@qwen-code', 'qwen-code', 'cli-entry.js');
@@ -44,19 +45,7 @@ describe('IDE mode: the real gemini and qwen binaries in a pty', function (): vo
     before(async () => {
         sandbox = createSandbox();
         workspace = createWorkspace(sandbox, 'project', { 'src/app.ts': 'export const x = 1;\n' });
-        fs.mkdirSync(path.join(sandbox.home, '.gemini'), { recursive: true });
-        fs.writeFileSync(path.join(sandbox.home, '.gemini', 'settings.json'), JSON.stringify({
-            ide: { enabled: true },
-            security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
-            general: { maxAttempts: 1, disableAutoUpdate: true },
-            privacy: { usageStatisticsEnabled: false }
-        }));
-        fs.mkdirSync(path.join(sandbox.home, '.qwen'), { recursive: true });
-        fs.writeFileSync(path.join(sandbox.home, '.qwen', 'settings.json'), JSON.stringify({
-            ide: { enabled: true },
-            security: { auth: { selectedType: 'openai' }, folderTrust: { enabled: false } },
-            privacy: { usageStatisticsEnabled: false }
-        }));
+        writeCliSettings(sandbox);
         backend = new TheiaBackend(sandbox, workspace);
         await backend.start();
         window = await TheiaWindow.open(sandbox, backend.url);

@@ -4,6 +4,8 @@ import * as path from 'path';
 
 export interface Sandbox {
     readonly root: string;
+    /** THEIA_CONFIG_DIR: the user's settings.json lives here. */
+    readonly theiaConfig: string;
     /** The environment every process of a test runs with: nothing points at the real home. */
     readonly env: NodeJS.ProcessEnv;
     readonly home: string;
@@ -50,7 +52,7 @@ export function createSandbox(theiaSettings: Record<string, unknown> = {}): Sand
         npm_config_cache: path.join(dirs.home, '.npm')
     };
     return {
-        root, env, home: dirs.home, tmp: dirs.tmp,
+        root, env, home: dirs.home, tmp: dirs.tmp, theiaConfig: dirs.theia,
         dispose: () => fs.rmSync(root, { recursive: true, force: true })
     };
 }
@@ -64,4 +66,18 @@ export function createWorkspace(sandbox: Sandbox, name: string, files: Record<st
         fs.writeFileSync(path.join(dir, relative), content);
     }
     return fs.realpathSync(dir);
+}
+
+/** Changes the user's Theia settings the way a user editing settings.json does; a running app picks them up. */
+export function updateTheiaSettings(sandbox: Sandbox, changes: Record<string, unknown>): void {
+    const file = path.join(sandbox.theiaConfig, 'settings.json');
+    const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+    for (const [key, value] of Object.entries(changes)) {
+        if (value === undefined) {
+            delete settings[key];
+        } else {
+            settings[key] = value;
+        }
+    }
+    fs.writeFileSync(file, JSON.stringify(settings, undefined, 2));
 }

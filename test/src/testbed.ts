@@ -15,11 +15,13 @@ export class Testbed {
     protected readonly windows: TheiaWindow[] = [];
     protected readonly probes: IdeProbe[] = [];
 
-    static install(workspaceName: string, files: Record<string, string>): Testbed {
+    /** `prepare` runs after the sandbox exists and before the backend starts (CLI settings, PATH). */
+    static install(workspaceName: string, files: Record<string, string>, prepare?: (sandbox: Sandbox) => void): Testbed {
         const bed = new Testbed();
         before(async () => {
             bed.sandbox = createSandbox();
             bed.workspace = createWorkspace(bed.sandbox, workspaceName, files);
+            prepare?.(bed.sandbox);
             bed.backend = new TheiaBackend(bed.sandbox, bed.workspace);
             await bed.backend.start();
         });

@@ -1,11 +1,13 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { BrowserContext, Page } from 'playwright-core';
+import { BrowserContext, Locator, Page } from 'playwright-core';
 import { launchBrowser, openTheiaWindow } from './browser';
 import { until } from './processes';
 import { Sandbox } from './sandbox';
 
 const STATUS_ITEM = '#status-bar-ai-cli-ide-companion\\.status';
+/** Screenshots for the user guide are taken by the tests that show the feature working. */
+export const DOC_IMAGES = path.resolve(__dirname, '..', '..', 'docs', 'images');
 
 /** Drives one Theia window the way a user does: keyboard, terminal, status bar. */
 export class TheiaWindow {
@@ -158,6 +160,37 @@ export class TheiaWindow {
             }
         }
         return env;
+    }
+
+    /** Saves a screenshot of the window (or of one element) as docs/images/<name>.png. */
+    async saveDocScreenshot(name: string, target?: Locator): Promise<string> {
+        fs.mkdirSync(DOC_IMAGES, { recursive: true });
+        const file = path.join(DOC_IMAGES, `${name}.png`);
+        await this.page.mouse.move(1390, 890);
+        await (target ?? this.page).screenshot({ path: file });
+        return file;
+    }
+
+    /** Clicks the companion's status bar item and picks `label` from its menu. */
+    async pickFromStatusMenu(label: string): Promise<void> {
+        await this.page.locator(STATUS_ITEM).click();
+        await this.pickQuickItem(label);
+    }
+
+    /** Picks the row of the open quick pick that shows `label`. */
+    async pickQuickItem(label: string): Promise<void> {
+        const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
+        await row.waitFor({ state: 'visible', timeout: 10000 });
+        await row.click();
+    }
+
+    /** The texts of the visible notifications. */
+    async notifications(): Promise<string[]> {
+        return this.page.locator('.theia-notification-message').allInnerTexts().catch(() => []);
+    }
+
+    async clipboardText(): Promise<string> {
+        return this.page.evaluate(() => navigator.clipboard.readText());
     }
 
     async statusText(): Promise<string> {

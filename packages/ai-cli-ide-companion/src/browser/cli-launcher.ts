@@ -11,15 +11,9 @@ import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service
 import { CLI_FLAVOUR_DISPLAY_NAMES, CLI_FLAVOUR_PACKAGES, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
 import { IdeCompanionBackend } from '../common/ide-companion-protocol';
 import { flavourPreference } from '../common/ide-companion-preferences';
+import { cliCommandLine } from '../common/cli-command-line';
 import { CompanionOutput } from './companion-output';
 import { WindowCompanionService } from './window-companion-service';
-
-/** The command line a "Run" command types into its terminal; bad preference values fall back to the defaults. */
-export function cliCommandLine(flavour: CliFlavourId, command: unknown, args: unknown): string[] {
-    const name = typeof command === 'string' && command.trim() ? command.trim() : CLI_FLAVOUR_PACKAGES[flavour].command;
-    const extra = Array.isArray(args) && args.every(arg => typeof arg === 'string') ? args as string[] : [];
-    return [name, ...extra];
-}
 
 /**
  * "Run Gemini CLI" / "Run Qwen Code": a terminal of this window (so it carries the window's

@@ -5,7 +5,7 @@ import { CLI_FLAVOUR_IDS, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-p
 import { buildDiagnosticReport } from '../common/diagnostic-report';
 import { IdeCompanionBackend } from '../common/ide-companion-protocol';
 import { flavourPreference, ideCompanionPreferenceSchema } from '../common/ide-companion-preferences';
-import { cliCommandLine } from './cli-launcher';
+import { cliCommandLine } from '../common/cli-command-line';
 import { CompanionOutput } from './companion-output';
 import { WindowCompanionService } from './window-companion-service';
 

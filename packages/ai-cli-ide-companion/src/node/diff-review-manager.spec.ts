@@ -73,7 +73,7 @@ describe('DiffReviewManager', () => {
         const result = await cli.call('openDiff', { filePath: file, newContent: 'new\n' });
         expect(result).to.deep.equal({ content: [] });
         expect(browser.opened).to.have.length(1);
-        expect(browser.opened[0]).to.include({ fileExists: true, newContent: 'new\n', proposedBy: 'spec-cli 1.0.0' });
+        expect(browser.opened[0]).to.include({ fileExists: true, newContent: 'new\n', proposedBy: 'Gemini CLI (spec-cli 1.0.0)' });
         expect(window.status.pendingDiffs.map(diff => diff.filePath)).to.deep.equal([file]);
         await window.diffs.resolve(browser.opened[0].id, { accepted: true, content: 'new, edited\n' });
         await window.diffs.resolve(browser.opened[0].id, { accepted: false });

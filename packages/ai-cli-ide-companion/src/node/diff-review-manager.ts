@@ -8,6 +8,7 @@ import { CloseDiffArgumentsSchema, IdeToolName, OpenDiffArgumentsSchema } from '
 import { IdeNotificationMethod } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-notifications';
 import { DiffOutcome, IdeCompanionFrontendClient } from '../common/ide-companion-protocol';
 import { Emitter, Event } from '@theia/core/lib/common/event';
+import { CLI_FLAVOUR_DISPLAY_NAMES } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
 import { CompanionLogger } from './companion-logger';
 import { CompanionMcpServer, describe } from './companion-mcp-server';
 
@@ -180,7 +181,7 @@ export class DiffReviewManager {
 
     protected proposer(sessionId: string): string {
         const session = this.options.server.connectedSessions.find(candidate => candidate.sessionId === sessionId);
-        return session ? `${session.clientName} ${session.clientVersion}`.trim() : 'a CLI';
+        return session ? `${CLI_FLAVOUR_DISPLAY_NAMES[session.flavour]} (${`${session.clientName} ${session.clientVersion}`.trim()})` : 'a CLI';
     }
 
     /** Refuses what cannot be reviewed safely; resolves whether the file exists. */

@@ -7,6 +7,7 @@ import { nls } from '@theia/core/lib/common/nls';
 import { CLI_FLAVOUR_DISPLAY_NAMES, CLI_FLAVOUR_IDS } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
 import { WindowCompanionStatus } from '../../common/ide-companion-protocol';
 import { CompanionCommands } from '../companion-commands';
+import '../../../src/browser/style/companion-status.css';
 import { DiffReviewService } from '../diff-review/diff-review-service';
 import { WindowCompanionService, WindowCompanionState } from '../window-companion-service';
 

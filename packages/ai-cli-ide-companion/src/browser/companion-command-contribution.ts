@@ -36,6 +36,8 @@ export class CompanionCommandContribution implements CommandContribution {
         registry.registerCommand(CompanionCommands.SHOW_LOG, { execute: () => this.output.show() });
         registry.registerCommand(CompanionCommands.COPY_DIAGNOSTICS, { execute: () => this.copyDiagnostics() });
         registry.registerCommand(CompanionCommands.OPEN_SETTINGS, {
+            // Apps without @theia/preferences have no settings editor to open.
+            isEnabled: () => !!registry.getCommand(CommonCommands.OPEN_PREFERENCES.id),
             execute: () => this.commandService.executeCommand(CommonCommands.OPEN_PREFERENCES.id, 'aiCliCompanion')
         });
         registry.registerCommand(CompanionCommands.TURN_ON, {

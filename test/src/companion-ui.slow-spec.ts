@@ -196,4 +196,34 @@ describe('The companion as a user meets it: run commands, status view, preferenc
         expect(fs.existsSync(path.join(bed.sandbox.tmp, 'gemini', 'ide', `gemini-ide-server-${bed.backend.pid}-${newPort}.json`))).to.equal(true);
         expect(fs.existsSync(path.join(bed.sandbox.home, '.qwen', 'ide', `${newPort}.lock`))).to.equal(true);
     });
+
+    it('Turn Off from the status bar menu stops the window\'s server, Turn On in the status view starts a new one, Open Settings shows the preferences', async () => {
+        const window = await bed.openWindow();
+        await window.page.locator(`${STATUS_ITEM} .codicon-debug-disconnect`).waitFor({ timeout: 20000 });
+        await window.runCommand('CLI Companion: Show Status');
+        const port = await statusViewPort(window);
+        const geminiFile = path.join(bed.sandbox.tmp, 'gemini', 'ide', `gemini-ide-server-${bed.backend.pid}-${port}.json`);
+        expect(fs.existsSync(geminiFile)).to.equal(true);
+        try {
+            await window.pickFromStatusMenu('Turn Off');
+            await window.page.locator(`${STATUS_ITEM} .codicon-circle-slash`).waitFor({ timeout: 20000 });
+            await until(() => !fs.existsSync(geminiFile), 'the discovery file to go', 20000);
+            const settings = JSON.parse(fs.readFileSync(path.join(bed.sandbox.theiaConfig, 'settings.json'), 'utf8'));
+            expect(settings['aiCliCompanion.enabled']).to.equal(false);
+
+            await window.page.locator('[data-command="aiCliCompanion.turnOn"]').click();
+            await window.page.locator(`${STATUS_ITEM} .codicon-debug-disconnect`).waitFor({ timeout: 20000 });
+            const newPort = await statusViewPort(window);
+            expect(fs.existsSync(path.join(bed.sandbox.tmp, 'gemini', 'ide', `gemini-ide-server-${bed.backend.pid}-${newPort}.json`))).to.equal(true);
+        } finally {
+            updateTheiaSettings(bed.sandbox, { 'aiCliCompanion.enabled': undefined });
+        }
+
+        await window.pickFromStatusMenu('Open Settings');
+        await window.page.getByText(/Diff:\s*Write On Accept/).first().waitFor({ timeout: 20000 }).catch(async error => {
+            throw new Error(`${error.message}; ${await window.describeForFailure('open-settings')}`);
+        });
+        expect(await window.page.locator('.settings-search-input').inputValue()).to.equal('aiCliCompanion');
+        await window.saveDocScreenshot('settings', window.page.locator('#theia-main-content-panel'));
+    });
 });

@@ -52,8 +52,11 @@ describe('IDE mode: real CLI clients connect from a Theia terminal', function ()
         expect(gemini.authToken).to.be.a('string').with.length.of.at.least(22);
         expect(gemini.stdio.command).to.equal(process.execPath);
         const qwen = JSON.parse(fs.readFileSync(qwenFile, 'utf8'));
-        expect(qwen).to.include({ port, workspacePath: workspace, ppid: backend.pid, ideName: 'Eclipse Theia', authToken: gemini.authToken });
+        expect(qwen).to.include({ port, workspacePath: workspace, ppid: backend.pid, ideName: 'Eclipse Theia' });
+        // Each CLI's file has its own secret: a session is known by the file its CLI read.
+        expect(qwen.authToken).to.be.a('string').with.length.of.at.least(22).and.not.equal(gemini.authToken);
         expect(backend.log).to.not.contain(gemini.authToken);
+        expect(backend.log).to.not.contain(qwen.authToken);
     });
 
     it('gives the window\'s tasks the same variables as its terminals', async () => {

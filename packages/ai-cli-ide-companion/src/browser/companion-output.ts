@@ -30,9 +30,16 @@ export class CompanionOutput {
     protected init(): void {
         this.client.onDidLog(event => this.append(event));
         // After a reload or a reconnect the channel is new: bring in what the server logged meanwhile.
-        this.companion.onDidAttach(() => this.backend.getRecentEvents()
+        this.companion.onDidAttach(() => this.fetchRecentEvents());
+        if (this.companion.status) {
+            this.fetchRecentEvents();
+        }
+    }
+
+    protected fetchRecentEvents(): void {
+        this.backend.getRecentEvents()
             .then(events => events.forEach(event => this.append(event)))
-            .catch(error => this.logger.warn(`Could not read the companion's recent events: ${error}`)));
+            .catch(error => this.logger.warn(`Could not read the companion's recent events: ${error}`));
     }
 
     /** What this window showed, oldest first, for the diagnostic report. */

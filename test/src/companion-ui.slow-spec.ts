@@ -227,3 +227,25 @@ describe('The companion as a user meets it: run commands, status view, preferenc
         await window.saveDocScreenshot('settings', window.page.locator('#theia-main-content-panel'));
     });
 });
+
+describe('Run commands in a multi-root workspace', function (): void {
+    this.timeout(300000);
+    const bed = Testbed.install('multi', {
+        'front/index.ts': 'export {};\n',
+        'back/server.ts': 'export {};\n',
+        'multi.theia-workspace': JSON.stringify({ folders: [{ path: 'front' }, { path: 'back' }] })
+    }, installOnlyGemini, 'multi.theia-workspace');
+
+    it('asks which folder to run the CLI in, and runs it there', async () => {
+        const window = await bed.openWindow();
+        await window.page.locator(`${STATUS_ITEM} .codicon-debug-disconnect`).waitFor({ timeout: 20000 });
+        await window.runCommand('CLI Companion: Run Gemini CLI');
+        await window.pickQuickItem('back');
+        await window.page.locator('.lm-TabBar-tab', { hasText: 'Gemini CLI — back' }).first().waitFor({ timeout: 20000 });
+        const gemini = await until(() => descendantsOf(bed.backend.pid).map(processInfo).find(info => info?.cmdline.includes('/bin/gemini')),
+            'the gemini process under the backend', 20000);
+        expect(gemini.cwd).to.equal(path.join(bed.workspace, 'back'));
+        expect(gemini.env.GEMINI_CLI_IDE_WORKSPACE_PATH).to.equal([path.join(bed.workspace, 'front'), path.join(bed.workspace, 'back')].join(':'));
+        await window.waitForStatus(/CLI 1$/, 120000);
+    });
+});

@@ -1,3 +1,4 @@
+import * as path from 'path';
 import { CliFlavourName, IdeProbe } from './ide-probe';
 import { createSandbox, createWorkspace, Sandbox } from './sandbox';
 import { TheiaBackend } from './theia-backend';
@@ -16,13 +17,14 @@ export class Testbed {
     protected readonly probes: IdeProbe[] = [];
 
     /** `prepare` runs after the sandbox exists and before the backend starts (CLI settings, PATH). */
-    static install(workspaceName: string, files: Record<string, string>, prepare?: (sandbox: Sandbox) => void): Testbed {
+    static install(workspaceName: string, files: Record<string, string>, prepare?: (sandbox: Sandbox) => void, workspaceFile?: string): Testbed {
         const bed = new Testbed();
         before(async () => {
             bed.sandbox = createSandbox();
             bed.workspace = createWorkspace(bed.sandbox, workspaceName, files);
             prepare?.(bed.sandbox);
-            bed.backend = new TheiaBackend(bed.sandbox, bed.workspace);
+            // A multi-root workspace opens from its .theia-workspace file inside the folder tree.
+            bed.backend = new TheiaBackend(bed.sandbox, workspaceFile ? path.join(bed.workspace, workspaceFile) : bed.workspace);
             await bed.backend.start();
         });
         afterEach(() => bed.closeWindowsAndProbes());

@@ -13,6 +13,12 @@ export interface DiffReport {
     content?: string | null;
 }
 
+/** An ide/contextUpdate as the client stored it, and when it arrived (wall clock, ms, sub-ms precision). */
+export interface ContextArrival {
+    readonly at: number;
+    readonly context: unknown;
+}
+
 export interface ProbeReport {
     kind: 'status';
     status: { status: 'connected' | 'disconnected' | 'connecting'; details?: string };
@@ -33,6 +39,7 @@ export class IdeProbe {
     protected readonly diffReports: DiffReport[] = [];
     protected diffWaiters: Array<() => void> = [];
     protected stderr = '';
+    protected readonly contextListeners: Array<(update: ContextArrival) => void> = [];
 
     constructor(flavour: CliFlavourName, env: NodeJS.ProcessEnv, cwd: string) {
         const script = path.resolve(__dirname, '..', 'fixtures', `${flavour}-ide-probe.mjs`);
@@ -44,6 +51,11 @@ export class IdeProbe {
                 report = JSON.parse(line);
             } catch {
                 return; // The bundle may print non-JSON chatter; reports are JSON lines.
+            }
+            if ((report as { kind: string }).kind === 'context') {
+                const update = report as unknown as ContextArrival;
+                this.contextListeners.forEach(listener => listener(update));
+                return;
             }
             if (report.kind !== 'status') {
                 this.diffReports.push(report);
@@ -81,6 +93,14 @@ export class IdeProbe {
     /** Asks the IDE to show a diff, as the CLI does before writing a file; the answer comes via {@link diffOutcome}. */
     openDiff(filePath: string, newContent: string): void {
         this.child.stdin!.write(JSON.stringify({ cmd: 'openDiff', filePath, newContent }) + '\n');
+    }
+
+    /** Calls `listener` for every context update the client receives from now on, with its arrival time. */
+    watchContext(listener: (update: ContextArrival) => void): void {
+        this.contextListeners.push(listener);
+        if (this.contextListeners.length === 1) {
+            this.child.stdin!.write(JSON.stringify({ cmd: 'watchContext' }) + '\n');
+        }
     }
 
     closeDiff(filePath: string, suppressNotification?: boolean): void {

@@ -13,7 +13,8 @@ export class TheiaBackend {
     protected exited: Promise<void> = Promise.resolve();
     url = '';
 
-    constructor(protected readonly sandbox: Sandbox, protected readonly workspace?: string) { }
+    /** `main`: another app's backend entry (the benchmarks' baseline app); browser-app's by default. */
+    constructor(protected readonly sandbox: Sandbox, protected readonly workspace?: string, protected readonly main = BACKEND_MAIN) { }
 
     get pid(): number {
         return this.process!.pid!;
@@ -24,7 +25,7 @@ export class TheiaBackend {
     }
 
     async start(): Promise<string> {
-        const args = [BACKEND_MAIN, ...(this.workspace ? [this.workspace] : []), '--hostname', '127.0.0.1', '--port', '0'];
+        const args = [this.main, ...(this.workspace ? [this.workspace] : []), '--hostname', '127.0.0.1', '--port', '0'];
         const child = spawn(process.execPath, args, { cwd: this.sandbox.root, env: this.sandbox.env, stdio: ['ignore', 'pipe', 'pipe'] });
         this.process = child;
         trackProcess(child.pid!);

@@ -7,6 +7,7 @@ import { IdeCompanionBackend } from '../common/ide-companion-protocol';
 import { flavourPreference, ideCompanionPreferenceSchema } from '../common/ide-companion-preferences';
 import { cliCommandLine } from '../common/cli-command-line';
 import { CompanionOutput } from './companion-output';
+import { EditorContextTracker } from './editor-context-tracker';
 import { WindowCompanionService } from './window-companion-service';
 
 const REPORTED_PACKAGES = ['@theia-cli-companion/ai-cli-ide-companion', '@theia-cli-companion/ai-cli-ide-protocol', '@theia/core'];
@@ -20,6 +21,7 @@ export class DiagnosticReportService {
     @inject(ApplicationServer) protected readonly applicationServer: ApplicationServer;
     @inject(PreferenceService) protected readonly preferences: PreferenceService;
     @inject(CompanionOutput) protected readonly output: CompanionOutput;
+    @inject(EditorContextTracker) protected readonly tracker: EditorContextTracker;
 
     async build(): Promise<string> {
         const state = this.companion.state;
@@ -45,7 +47,8 @@ export class DiagnosticReportService {
             backendOs,
             executables,
             preferences,
-            events: this.output.events
+            events: this.output.events,
+            tracking: this.tracker.stats
         });
     }
 

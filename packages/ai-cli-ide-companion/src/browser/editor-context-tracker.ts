@@ -15,6 +15,15 @@ import { ContextUpdateScheduler, createContextUpdateScheduler } from '../common/
 import { WindowCompanionService } from './window-companion-service';
 
 
+export interface EditorTrackingStats {
+    /** Cursor and selection changes of the active editor handled. */
+    readonly editorEvents: number;
+    /** Main-thread time spent in those handlers and in building and sending updates. */
+    readonly busyMs: number;
+    /** Updates that differed from the previous one and went to the backend. */
+    readonly updatesSent: number;
+}
+
 /**
  * Streams this window's editor state to its companion server: the most recently focused file
  * editors, the active one's 1-based cursor and selected text, and workspace trust.
@@ -79,6 +88,7 @@ export class EditorContextTracker implements FrontendApplicationContribution {
         // A re-attached window (backend reconnect) must resend, even if nothing changed here.
         this.toDispose.push(this.companion.onDidAttach(() => {
             this.lastSent = '';
+            this.updateActiveDetails();
             this.sendNow();
         }));
         this.trustService.getWorkspaceTrust().then(trusted => {
@@ -142,7 +152,28 @@ export class EditorContextTracker implements FrontendApplicationContribution {
         this.schedule();
     }
 
+    /** What tracking costs this window, for the diagnostic report and the typing benchmark. */
+    get stats(): EditorTrackingStats {
+        return { ...this._stats };
+    }
+
+    protected readonly _stats: { -readonly [K in keyof EditorTrackingStats]: EditorTrackingStats[K] } = { editorEvents: 0, busyMs: 0, updatesSent: 0 };
+
     protected updateActiveDetails(): void {
+        if (!this.companion.status) {
+            // Nobody to tell: skip the per-keystroke work; a (re)attach recomputes the details.
+            return;
+        }
+        const started = performance.now();
+        try {
+            this.doUpdateActiveDetails();
+        } finally {
+            this._stats.editorEvents++;
+            this._stats.busyMs += performance.now() - started;
+        }
+    }
+
+    protected doUpdateActiveDetails(): void {
         const widget = this.editorManager.currentEditor;
         if (!this.isFileEditor(widget)) {
             return;
@@ -177,12 +208,22 @@ export class EditorContextTracker implements FrontendApplicationContribution {
     }
 
     protected send(): void {
+        const started = performance.now();
+        try {
+            this.doSend();
+        } finally {
+            this._stats.busyMs += performance.now() - started;
+        }
+    }
+
+    protected doSend(): void {
         const state = this.model.snapshot(this.isTrusted);
         const json = JSON.stringify(state);
         if (json === this.lastSent || !this.companion.status) {
             return;
         }
         this.lastSent = json;
+        this._stats.updatesSent++;
         this.backend.updateEditorState(state).catch(error => {
             this.lastSent = '';
             this.logger.warn(`Could not send the editor state to the CLI companion: ${error}`);

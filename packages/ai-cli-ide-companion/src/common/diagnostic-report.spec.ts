@@ -19,6 +19,7 @@ const input: DiagnosticReportInput = {
     backendOs: 'Linux',
     executables: { gemini: '/usr/bin/gemini', qwen: '"qwen" not found' },
     preferences: { 'aiCliCompanion.enabled': true },
+    tracking: { editorEvents: 200, busyMs: 10, updatesSent: 40 },
     events: [{ time: Date.UTC(2026, 10, 29, 11, 0, 0), level: 'warn', message: 'Refused a request (401): Unauthorized: invalid bearer token' }]
 };
 
@@ -31,6 +32,7 @@ describe('buildDiagnosticReport', () => {
             '## Sessions (1)', '- Gemini CLI: stdio-client 0.61.0, connected 2026-11-29T11:00:00.000Z (session s-1)',
             '## Pending diffs (1)', '- /work/project/a.ts since 2026-11-29T11:30:00.000Z (session s-1)',
             '- Gemini CLI: /usr/bin/gemini', '- Qwen Code: "qwen" not found', '- aiCliCompanion.enabled: true',
+            '- Editor events: 200', '- Updates sent: 40', '- Time spent: 10.0 ms (0.050 ms per event)',
             '2026-11-29T11:00:00.000Z WARN Refused a request (401): Unauthorized: invalid bearer token'
         ]) {
             expect(report).to.contain(expected);

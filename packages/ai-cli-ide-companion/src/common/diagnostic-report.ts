@@ -14,6 +14,8 @@ export interface DiagnosticReportInput {
     readonly executables: Readonly<Partial<Record<CliFlavourId, string>>>;
     readonly preferences: Readonly<Record<string, unknown>>;
     readonly events: readonly CompanionEvent[];
+    /** What tracking the editor has cost this window since it opened. */
+    readonly tracking?: { readonly editorEvents: number; readonly busyMs: number; readonly updatesSent: number };
 }
 
 /**
@@ -59,6 +61,13 @@ export function buildDiagnosticReport(input: DiagnosticReportInput): string {
     lines.push('', '## CLIs on the backend PATH', '');
     for (const [id, where] of Object.entries(input.executables)) {
         lines.push(`- ${CLI_FLAVOUR_DISPLAY_NAMES[id as CliFlavourId]}: ${where}`);
+    }
+    if (input.tracking) {
+        const { editorEvents, busyMs, updatesSent } = input.tracking;
+        lines.push('', '## Editor tracking', '',
+            `- Editor events: ${editorEvents}`,
+            `- Updates sent: ${updatesSent}`,
+            `- Time spent: ${busyMs.toFixed(1)} ms (${editorEvents ? (busyMs / editorEvents).toFixed(3) : '0'} ms per event)`);
     }
     lines.push('', '## Preferences', '');
     for (const [name, value] of Object.entries(input.preferences)) {

@@ -1,0 +1,33 @@
+import { expect } from 'chai';
+import { runBenchmarks, toMarkdown } from './run-benchmarks';
+
+/**
+ * The benchmark suite, quick: every measurement runs end to end against its baseline. It asserts
+ * that each figure was measured, never how fast anything was (these machines are shared and noisy).
+ */
+describe('Benchmarks (smoke: few repetitions, no assertion on time)', function (): void {
+    this.timeout(600000);
+
+    it('measures every figure and its baseline, and renders the table', async () => {
+        const run = await runBenchmarks(true);
+        const ids = run.figures.map(figure => figure.id);
+        expect(ids).to.deep.equal([
+            'server-throughput', 'server-request-latency', 'fan-out-1', 'fan-out-10', 'fan-out-50', 'windows-1', 'windows-10', 'windows-30',
+            'context-latency', 'diff-latency-1k', 'diff-latency-100k', 'diff-latency-1m', 'typing-cost', 'startup-backend', 'startup-frontend'
+        ]);
+        for (const figure of run.figures) {
+            for (const summary of [figure.measured, figure.baseline]) {
+                expect(summary.n, figure.id).to.be.greaterThan(0);
+                expect(Number.isFinite(summary.median) && Number.isFinite(summary.p95), figure.id).to.equal(true);
+                expect(summary.p95, figure.id).to.be.at.least(summary.median);
+            }
+            expect(figure.baselineName, figure.id).to.be.a('string').and.not.empty;
+        }
+        const windows = run.figures.find(figure => figure.id === 'windows-30')!;
+        expect(windows.notes).to.include({ 'discovery files': 60, ports: 30 });
+        const typing = run.figures.find(figure => figure.id === 'typing-cost')!;
+        expect(typing.notes!['editor events handled'], 'the companion saw the keystrokes').to.be.greaterThan(0);
+        const table = toMarkdown(run);
+        expect(table.split('\n').filter(line => line.startsWith('| ')).length).to.equal(run.figures.length + 1);
+    });
+});

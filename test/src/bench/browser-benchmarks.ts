@@ -1,0 +1,325 @@
+import { ChildProcess, spawn } from 'child_process';
+import * as fs from 'fs';
+import * as http from 'http';
+import * as path from 'path';
+import * as readline from 'readline';
+import { AddressInfo } from 'net';
+import { launchBrowser, waitForWorkbench } from '../browser';
+import { IdeProbe } from '../ide-probe';
+import { trackProcess, until } from '../processes';
+import { Sandbox, updateTheiaSettings } from '../sandbox';
+import { TheiaBackend } from '../theia-backend';
+import { TheiaWindow } from '../theia-window';
+import { Figure, now, round, sleep, summarize } from './stats';
+
+export interface BrowserBenchOptions {
+    readonly quick: boolean;
+    readonly sandbox: Sandbox;
+    readonly workspace: string;
+    readonly backend: TheiaBackend;
+    /** The configured `aiCliCompanion.context.debounceMs`, subtracted from the context latency. */
+    readonly debounceMs: number;
+}
+
+const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
+
+type OpenFile = { path: string; cursor?: { line: number } };
+const activeCursorLine = (context: unknown): number | undefined =>
+    ((context as { workspaceState?: { openFiles?: OpenFile[] } } | undefined)?.workspaceState?.openFiles?.[0]?.cursor?.line);
+
+/** The files the browser benchmarks use, written into the workspace before the backend starts. */
+export function benchmarkFiles(): Record<string, string> {
+    const lines = (count: number, width: number) => Array.from({ length: count }, (_, i) => `// line ${i + 1} `.padEnd(width, 'x')).join('\n') + '\n';
+    return {
+        'bench/context.ts': lines(400, 40),
+        'bench/big.ts': lines(10000, 60),
+        'bench/diff-1k.txt': lines(16, 63),
+        'bench/diff-100k.txt': lines(1600, 63),
+        'bench/diff-1m.txt': lines(16384, 63),
+        'bench/plain-1k.txt': lines(16, 63),
+        'bench/plain-100k.txt': lines(1600, 63),
+        'bench/plain-1m.txt': lines(16384, 63)
+    };
+}
+
+/**
+ * A bare SSE stream on loopback to a client in another process: the floor under any context
+ * update that crosses a process boundary over HTTP, with the same payload.
+ */
+class BareSseLink {
+    protected server: http.Server;
+    protected response?: http.ServerResponse;
+    protected child: ChildProcess;
+    protected readonly arrivals: number[] = [];
+    protected waiter?: () => void;
+
+    async open(): Promise<void> {
+        this.server = http.createServer((_req, res) => {
+            res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+            res.flushHeaders();
+            this.response = res;
+        });
+        await new Promise<void>(resolve => this.server.listen(0, '127.0.0.1', resolve));
+        const port = (this.server.address() as AddressInfo).port;
+        const client = `
+            const http = require('http');
+            http.get('http://127.0.0.1:${port}/', res => {
+                let buffer = '';
+                res.setEncoding('utf8');
+                res.on('data', chunk => {
+                    buffer += chunk;
+                    let end;
+                    while ((end = buffer.indexOf('\\n\\n')) >= 0) {
+                        const event = buffer.slice(0, end);
+                        buffer = buffer.slice(end + 2);
+                        JSON.parse(event.replace(/^data: /, ''));
+                        process.stdout.write(String(performance.timeOrigin + performance.now()) + '\\n');
+                    }
+                });
+            });`;
+        this.child = spawn(process.execPath, ['-e', client], { stdio: ['ignore', 'pipe', 'inherit'] });
+        trackProcess(this.child.pid!);
+        readline.createInterface({ input: this.child.stdout! }).on('line', line => {
+            this.arrivals.push(Number(line));
+            this.waiter?.();
+        });
+        await until(() => this.response, 'the bare SSE client to connect', 10000);
+    }
+
+    /** Sends one event; resolves with its latency in ms. */
+    async send(payload: object): Promise<number> {
+        const count = this.arrivals.length;
+        const arrived = new Promise<void>(resolve => this.waiter = resolve);
+        const t0 = now();
+        this.response!.write(`data: ${JSON.stringify(payload)}\n\n`);
+        await arrived;
+        return this.arrivals[count] - t0;
+    }
+
+    close(): void {
+        this.child.kill('SIGKILL');
+        this.response?.end();
+        this.server.closeAllConnections();
+        this.server.close();
+    }
+}
+
+/**
+ * From a cursor move in the browser to the real Gemini IdeClient holding the new context, minus
+ * the debounce the user configured; against the same payload over a bare loopback SSE stream.
+ */
+export async function benchContextLatency(options: BrowserBenchOptions, window: TheiaWindow, probe: IdeProbe): Promise<Figure> {
+    const reps = options.quick ? 5 : 60;
+    let latest: { at: number; line?: number } = { at: 0 };
+    probe.watchContext(update => latest = { at: update.at, line: activeCursorLine(update.context) });
+    await window.openFile('bench/context.ts');
+    await window.goTo(1, 1);
+    await until(() => latest.line === 1, 'the CLI to see line 1', 20000);
+    const samples: number[] = [];
+    let lastPayload: object = {};
+    for (let rep = 0; rep < reps; rep++) {
+        const line = rep + 2;
+        const t0 = now();
+        await window.page.keyboard.press('ArrowDown');
+        await until(() => latest.line === line, `the CLI to see line ${line}`, 20000, 1);
+        samples.push(latest.at - t0 - options.debounceMs);
+        lastPayload = { workspaceState: { openFiles: [{ path: path.join(options.workspace, 'bench/context.ts'), timestamp: Date.now(), isActive: true, cursor: { line, character: 1 } }], isTrusted: true } };
+        await sleep(options.debounceMs);
+    }
+    const link = new BareSseLink();
+    await link.open();
+    const baseline: number[] = [];
+    try {
+        for (let rep = 0; rep < reps; rep++) {
+            baseline.push(await link.send(lastPayload));
+            await sleep(5);
+        }
+    } finally {
+        link.close();
+    }
+    const measured = summarize(samples);
+    const base = summarize(baseline);
+    return {
+        id: 'context-latency',
+        title: `Cursor move in the browser → ide/contextUpdate in the real IdeClient, minus the ${options.debounceMs} ms debounce`,
+        unit: 'ms',
+        measured,
+        baselineName: 'the same payload over a bare loopback SSE stream to another process',
+        baseline: base,
+        goal: 'p95 within 2 × the bare SSE baseline',
+        goalMet: measured.p95 <= 2 * base.p95
+    };
+}
+
+/**
+ * From the CLI's openDiff to the diff editor visible in the browser, per file size; against
+ * Theia opening the same content in a plain editor (from Enter in Quick Open to the editor visible).
+ */
+export async function benchDiffLatency(options: BrowserBenchOptions, window: TheiaWindow, probe: IdeProbe): Promise<Figure[]> {
+    const reps = options.quick ? 2 : 10;
+    const figures: Figure[] = [];
+    for (const size of ['1k', '100k', '1m']) {
+        const file = path.join(options.workspace, 'bench', `diff-${size}.txt`);
+        const proposal = fs.readFileSync(file, 'utf8').replace(/x{10}\n/g, 'y{10}\n');
+        const diffSamples: number[] = [];
+        const plainSamples: number[] = [];
+        for (let rep = 0; rep < reps; rep++) {
+            const t0 = now();
+            probe.openDiff(file, proposal);
+            await window.page.locator(`${DIFF_EDITOR} .editor.modified .view-lines .view-line`).first().waitFor({ state: 'visible', timeout: 60000 });
+            diffSamples.push(now() - t0);
+            // The CLI closes it (the user answered in the terminal): its openDiff resolves as rejected.
+            probe.closeDiff(file);
+            await probe.diffOutcome('closeDiff', file, 60000);
+            await probe.diffOutcome('diff', file, 60000);
+            await until(async () => await window.page.locator(DIFF_EDITOR).count() === 0, 'the diff to close', 20000);
+
+            plainSamples.push(await openPlain(window, `bench/plain-${size}.txt`));
+        }
+        const measured = summarize(diffSamples);
+        const baseline = summarize(plainSamples);
+        figures.push({
+            id: `diff-latency-${size}`,
+            title: `openDiff → diff editor visible, ${size.toUpperCase().replace('K', ' KiB').replace('M', ' MiB')} file`,
+            unit: 'ms',
+            measured,
+            baselineName: 'Theia opening the same content in a plain editor',
+            baseline,
+            goal: 'within 2 × the plain editor (median)',
+            goalMet: measured.median <= 2 * baseline.median
+        });
+    }
+    return figures;
+}
+
+/** Quick Open → type the path → Enter (t0) → the editor shows text; then closes it. */
+async function openPlain(window: TheiaWindow, relativePath: string): Promise<number> {
+    const name = relativePath.split('/').pop()!;
+    await window.page.locator('#theia-main-content-panel').click({ position: { x: 300, y: 200 } });
+    await window.page.keyboard.press('Control+p');
+    const input = window.page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(relativePath);
+    await window.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+    const t0 = now();
+    await window.page.keyboard.press('Enter');
+    await window.page.locator('#theia-main-content-panel .monaco-editor .view-lines .view-line').first().waitFor({ state: 'visible', timeout: 60000 });
+    await until(async () => (await window.page.locator('#theia-main-content-panel .lm-TabBar-tab.lm-mod-current').innerText().catch(() => '')).includes(name),
+        `${name} to be the current tab`, 20000, 1);
+    const elapsed = now() - t0;
+    await window.closeEditor(name);
+    return elapsed;
+}
+
+interface TrackingStats { editorEvents: number; busyMs: number; updatesSent: number }
+
+/** The companion's own accounting, read the way a user does: from the diagnostic report. */
+async function trackingStats(window: TheiaWindow): Promise<TrackingStats> {
+    await window.runCommand('CLI Companion: Copy Diagnostic Report');
+    const report = await until(async () => {
+        const text = await window.clipboardText().catch(() => '');
+        return text.includes('## Editor tracking') && text;
+    }, 'the diagnostic report', 20000);
+    await window.page.evaluate(() => navigator.clipboard.writeText(''));
+    const number = (label: string) => Number(new RegExp(`- ${label}: ([0-9.]+)`).exec(report)?.[1]);
+    return { editorEvents: number('Editor events'), updatesSent: number('Updates sent'), busyMs: number('Time spent') };
+}
+
+/**
+ * Continuous typing in a 10,000-line file: the frontend time the companion spends per keystroke
+ * and the updates it sends per second; the baseline is the same typing with the companion off.
+ */
+export async function benchTyping(options: BrowserBenchOptions, window: TheiaWindow): Promise<Figure> {
+    const keystrokes = options.quick ? 60 : 400;
+    const chunk = 20;
+    const typeRun = async (): Promise<{ perKey: number[]; seconds: number }> => {
+        await window.openFile('bench/big.ts');
+        await window.goTo(5000, 1);
+        const perKey: number[] = [];
+        const started = now();
+        for (let typed = 0; typed < keystrokes; typed += chunk) {
+            const t0 = now();
+            await window.page.keyboard.type('a'.repeat(chunk));
+            perKey.push((now() - t0) / chunk);
+        }
+        await sleep(options.debounceMs * 6);
+        const seconds = (now() - started) / 1000;
+        await window.page.keyboard.press('Control+z');
+        return { perKey, seconds };
+    };
+    const before = await trackingStats(window);
+    const on = await typeRun();
+    const after = await trackingStats(window);
+    updateTheiaSettings(options.sandbox, { 'aiCliCompanion.enabled': false });
+    try {
+        await window.page.locator('#status-bar-ai-cli-ide-companion\\.status .codicon-circle-slash').waitFor({ timeout: 20000 });
+        const off = await typeRun();
+        const events = after.editorEvents - before.editorEvents;
+        const measured = summarize(on.perKey);
+        return {
+            id: 'typing-cost',
+            title: `Typing continuously in a 10,000-line file (${keystrokes} keystrokes): wall time per keystroke`,
+            unit: 'ms',
+            measured,
+            baselineName: 'the same typing with the companion turned off',
+            baseline: summarize(off.perKey),
+            notes: {
+                'companion time per keystroke (ms)': round((after.busyMs - before.busyMs) / keystrokes, 4),
+                'editor events handled': events,
+                'updates sent per second': round((after.updatesSent - before.updatesSent) / on.seconds, 1)
+            }
+        };
+    } finally {
+        updateTheiaSettings(options.sandbox, { 'aiCliCompanion.enabled': undefined });
+    }
+}
+
+export const BASELINE_APP = path.resolve(__dirname, '..', '..', 'baseline-app');
+
+/**
+ * Backend ready (spawn → listening) and frontend ready (navigation → workbench usable, the CLI
+ * status shown) for the app with the extension, against the same app composed without it.
+ */
+export async function benchStartup(options: { quick: boolean; sandbox: Sandbox; workspace: string }): Promise<Figure[]> {
+    const reps = options.quick ? 1 : 5;
+    const samples = { backend: { ours: [] as number[], bare: [] as number[] }, frontend: { ours: [] as number[], bare: [] as number[] } };
+    for (let rep = 0; rep < reps; rep++) {
+        for (const variant of ['ours', 'bare'] as const) {
+            const backend = new TheiaBackend(options.sandbox, options.workspace, variant === 'bare' ? path.join(BASELINE_APP, 'lib', 'backend', 'main.js') : undefined);
+            const t0 = now();
+            await backend.start();
+            samples.backend[variant].push(now() - t0);
+            const context = await launchBrowser(options.sandbox);
+            try {
+                const page = await context.newPage();
+                const t1 = now();
+                await page.goto(backend.url);
+                await waitForWorkbench(page);
+                if (variant === 'ours') {
+                    await page.locator('#status-bar-ai-cli-ide-companion\\.status').waitFor({ timeout: 30000 });
+                } else {
+                    await page.locator('#theia-statusBar').waitFor({ timeout: 30000 });
+                }
+                samples.frontend[variant].push(now() - t1);
+            } finally {
+                await context.close();
+                await backend.stop();
+            }
+        }
+    }
+    return (['backend', 'frontend'] as const).map(part => {
+        const measured = summarize(samples[part].ours);
+        const baseline = summarize(samples[part].bare);
+        return {
+            id: `startup-${part}`,
+            title: part === 'backend' ? 'Backend ready (process start → listening)' : 'Frontend ready (navigation → workbench usable)',
+            unit: 'ms',
+            measured,
+            baselineName: 'the same app composed without the extension',
+            baseline,
+            goal: 'cost under 5 % (median)',
+            goalMet: measured.median <= 1.05 * baseline.median,
+            notes: { 'cost (%)': round((measured.median / baseline.median - 1) * 100, 1) }
+        };
+    });
+}

@@ -1,0 +1,135 @@
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { IdeProbe } from '../ide-probe';
+import { createSandbox, createWorkspace } from '../sandbox';
+import { REPO_ROOT, TheiaBackend } from '../theia-backend';
+import { TheiaWindow } from '../theia-window';
+import { BASELINE_APP, benchContextLatency, benchDiffLatency, benchmarkFiles, benchStartup, benchTyping } from './browser-benchmarks';
+import { benchFanOut, benchThroughput, benchWindows } from './server-benchmarks';
+import { Figure, round } from './stats';
+
+export interface BenchmarkRun {
+    readonly date: string;
+    readonly quick: boolean;
+    readonly machine: string;
+    readonly durationSeconds: number;
+    readonly figures: Figure[];
+}
+
+const DEBOUNCE_MS = 50;
+
+/** Builds the app without the extension (the startup baseline) once; later runs reuse it. */
+export function ensureBaselineApp(): void {
+    if (fs.existsSync(path.join(BASELINE_APP, 'lib', 'backend', 'main.js'))) {
+        return;
+    }
+    execFileSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'theia'), ['build', '--mode', 'development'], { cwd: BASELINE_APP, stdio: 'ignore' });
+}
+
+export function describeMachine(): string {
+    const container = fs.existsSync('/.dockerenv') || fs.existsSync('/run/.containerenv') ? ', in a container' : '';
+    return `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${round(os.totalmem() / 2 ** 30, 1)} GiB, ${os.type()} ${os.release()}, Node ${process.version}${container}`;
+}
+
+/**
+ * Every benchmark, each against its baseline in the same run, in a sandbox that is removed after.
+ * `quick` is the smoke version the test suite runs: the same code paths with few repetitions.
+ */
+export async function runBenchmarks(quick: boolean, log: (line: string) => void = () => undefined): Promise<BenchmarkRun> {
+    const started = Date.now();
+    const sandbox = createSandbox({ 'aiCliCompanion.context.debounceMs': DEBOUNCE_MS });
+    const saved = { TMPDIR: process.env.TMPDIR, HOME: process.env.HOME, QWEN_HOME: process.env.QWEN_HOME };
+    // The in-process benchmarks write discovery files: into the sandbox, like everything else.
+    Object.assign(process.env, { TMPDIR: sandbox.env.TMPDIR, HOME: sandbox.env.HOME, QWEN_HOME: sandbox.env.QWEN_HOME });
+    const figures: Figure[] = [];
+    let backend: TheiaBackend | undefined;
+    let window: TheiaWindow | undefined;
+    let probe: IdeProbe | undefined;
+    try {
+        const workspace = createWorkspace(sandbox, 'bench-project', benchmarkFiles());
+        const serverOptions = { quick, workspace };
+        log('server throughput and latency…');
+        figures.push(...await benchThroughput(serverOptions));
+        log('fan-out…');
+        figures.push(...await benchFanOut(serverOptions));
+        log('windows…');
+        figures.push(...await benchWindows(serverOptions));
+
+        log('browser: context latency…');
+        backend = new TheiaBackend(sandbox, workspace);
+        await backend.start();
+        window = await TheiaWindow.open(sandbox, backend.url);
+        await window.openTerminal();
+        const env = await window.terminalEnvironment(workspace);
+        probe = new IdeProbe('gemini', env, workspace);
+        await probe.connected();
+        const browserOptions = { quick, sandbox, workspace, backend, debounceMs: DEBOUNCE_MS };
+        figures.push(await benchContextLatency(browserOptions, window, probe));
+        log('browser: diff latency…');
+        figures.push(...await benchDiffLatency(browserOptions, window, probe));
+        log('browser: typing…');
+        figures.push(await benchTyping(browserOptions, window));
+        await probe.close();
+        await window.close();
+        await backend.stop();
+        probe = undefined;
+        window = undefined;
+        backend = undefined;
+
+        log('startup (building the baseline app if needed)…');
+        ensureBaselineApp();
+        figures.push(...await benchStartup({ quick, sandbox, workspace }));
+    } finally {
+        await probe?.close();
+        await window?.close();
+        await backend?.stop();
+        for (const [key, value] of Object.entries(saved)) {
+            if (value === undefined) {
+                delete process.env[key];
+            } else {
+                process.env[key] = value;
+            }
+        }
+        sandbox.dispose();
+    }
+    return { date: new Date().toISOString(), quick, machine: describeMachine(), durationSeconds: Math.round((Date.now() - started) / 1000), figures };
+}
+
+const format = (value: number) => Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 1 ? value.toFixed(2) : value.toFixed(3);
+
+/** The run as a Markdown table: each figure beside its baseline, their ratio, and the goal. */
+export function toMarkdown(run: BenchmarkRun): string {
+    const lines = [
+        `Run ${run.date}${run.quick ? ' (quick)' : ''} on ${run.machine}; ${run.durationSeconds} s.`,
+        '',
+        '| figure | unit | median | p95 | n | baseline | baseline median | baseline p95 | ratio (median) | goal | met | notes |',
+        '| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- | --- | --- |'
+    ];
+    for (const figure of run.figures) {
+        const ratio = figure.baseline.median !== 0 ? (figure.measured.median / figure.baseline.median).toFixed(2) : '–';
+        const notes = Object.entries(figure.notes ?? {}).map(([key, value]) => `${key}: ${value}`).join('; ');
+        lines.push(`| ${figure.title} | ${figure.unit} | ${format(figure.measured.median)} | ${format(figure.measured.p95)} | ${figure.measured.n} | ${figure.baselineName} | ${format(figure.baseline.median)} | ${format(figure.baseline.p95)} | ${ratio} | ${figure.goal ?? ''} | ${figure.goalMet === undefined ? '' : figure.goalMet ? 'yes' : 'no'} | ${notes} |`);
+    }
+    return lines.join('\n') + '\n';
+}
+
+async function main(): Promise<void> {
+    const quick = process.argv.includes('--quick');
+    const outIndex = process.argv.indexOf('--out');
+    const out = outIndex > 0 ? process.argv[outIndex + 1] : path.join(REPO_ROOT, 'test-results', 'benchmarks.json');
+    const run = await runBenchmarks(quick, line => process.stderr.write(`[bench] ${line}\n`));
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    fs.writeFileSync(out, JSON.stringify(run, undefined, 2) + '\n');
+    fs.writeFileSync(out.replace(/\.json$/, '.md'), toMarkdown(run));
+    process.stdout.write(toMarkdown(run));
+    process.stdout.write(`\nJSON: ${out}\n`);
+}
+
+if (require.main === module) {
+    main().then(() => process.exit(0), error => {
+        process.stderr.write(`benchmarks failed: ${error instanceof Error ? error.stack : error}\n`);
+        process.exit(1);
+    });
+}

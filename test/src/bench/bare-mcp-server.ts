@@ -5,11 +5,13 @@ import express = require('express');
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { CloseDiffArgumentsSchema } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-tools';
 
 /**
  * The baseline of the server benchmarks: the MCP SDK's own stateful Streamable HTTP server, with the
- * same closeDiff tool answer and the same JSON body parsing as the companion, and nothing else (no
- * Host/Origin/token checks, no discovery, no per-flavour bookkeeping).
+ * same closeDiff tool (same input schema, same answer when no diff is open) and the same JSON body
+ * parsing as the companion, and nothing else (no Host/Origin/token checks, no discovery, no
+ * per-flavour bookkeeping, no diff lookup).
  */
 export class BareMcpServer {
     readonly sessions = new Map<string, { transport: StreamableHTTPServerTransport; mcp: McpServer }>();
@@ -31,7 +33,7 @@ export class BareMcpServer {
             }
             const mcp = new McpServer({ name: 'bare', version: '1.0.0' }, { capabilities: { tools: {}, logging: {} } });
             (mcp.registerTool.bind(mcp) as unknown as (name: string, config: object, handler: () => Promise<object>) => void)(
-                'closeDiff', { description: 'baseline' }, async () => ({ content: [{ type: 'text', text: JSON.stringify({ content: null }) }] }));
+                'closeDiff', { description: 'baseline', inputSchema: CloseDiffArgumentsSchema }, async () => ({ content: [{ type: 'text', text: JSON.stringify({ content: null }) }] }));
             const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
                 sessionIdGenerator: () => randomUUID(),
                 onsessioninitialized: sessionId => { this.sessions.set(sessionId, { transport, mcp }); }

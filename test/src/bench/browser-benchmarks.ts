@@ -22,6 +22,12 @@ export interface BrowserBenchOptions {
 }
 
 const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
+/** 64-byte lines; names that Quick Open's fuzzy match cannot confuse with each other. */
+const DIFF_SIZES = [
+    { id: '1k', label: '1 KiB', name: 'one-kib', lines: 16 },
+    { id: '100k', label: '100 KiB', name: 'hundred-kib', lines: 1600 },
+    { id: '1m', label: '1 MiB', name: 'one-mib', lines: 16384 }
+];
 
 type OpenFile = { path: string; cursor?: { line: number } };
 const activeCursorLine = (context: unknown): number | undefined =>
@@ -33,12 +39,10 @@ export function benchmarkFiles(): Record<string, string> {
     return {
         'bench/context.ts': lines(400, 40),
         'bench/big.ts': lines(10000, 60),
-        'bench/diff-1k.txt': lines(16, 63),
-        'bench/diff-100k.txt': lines(1600, 63),
-        'bench/diff-1m.txt': lines(16384, 63),
-        'bench/plain-1k.txt': lines(16, 63),
-        'bench/plain-100k.txt': lines(1600, 63),
-        'bench/plain-1m.txt': lines(16384, 63)
+        ...Object.fromEntries(DIFF_SIZES.flatMap(size => [
+            [`bench/diff-${size.name}.txt`, lines(size.lines, 63)],
+            [`bench/plain-${size.name}.txt`, lines(size.lines, 63)]
+        ]))
     };
 }
 
@@ -158,9 +162,10 @@ export async function benchContextLatency(options: BrowserBenchOptions, window: 
 export async function benchDiffLatency(options: BrowserBenchOptions, window: TheiaWindow, probe: IdeProbe): Promise<Figure[]> {
     const reps = options.quick ? 2 : 10;
     const figures: Figure[] = [];
-    for (const size of ['1k', '100k', '1m']) {
-        const file = path.join(options.workspace, 'bench', `diff-${size}.txt`);
-        const proposal = fs.readFileSync(file, 'utf8').replace(/x{10}\n/g, 'y{10}\n');
+    for (const size of DIFF_SIZES) {
+        const file = path.join(options.workspace, 'bench', `diff-${size.name}.txt`);
+        // A realistic proposal: one line in a hundred changed (the diff is computed, not trivial).
+        const proposal = fs.readFileSync(file, 'utf8').split('\n').map((line, i) => i % 100 === 5 ? `${line} // changed by the CLI` : line).join('\n');
         const diffSamples: number[] = [];
         const plainSamples: number[] = [];
         for (let rep = 0; rep < reps; rep++) {
@@ -174,13 +179,13 @@ export async function benchDiffLatency(options: BrowserBenchOptions, window: The
             await probe.diffOutcome('diff', file, 60000);
             await until(async () => await window.page.locator(DIFF_EDITOR).count() === 0, 'the diff to close', 20000);
 
-            plainSamples.push(await openPlain(window, `bench/plain-${size}.txt`));
+            plainSamples.push(await openPlain(window, `bench/plain-${size.name}.txt`));
         }
         const measured = summarize(diffSamples);
         const baseline = summarize(plainSamples);
         figures.push({
-            id: `diff-latency-${size}`,
-            title: `openDiff → diff editor visible, ${size.toUpperCase().replace('K', ' KiB').replace('M', ' MiB')} file`,
+            id: `diff-latency-${size.id}`,
+            title: `openDiff → diff editor visible, ${size.label} file`,
             unit: 'ms',
             measured,
             baselineName: 'Theia opening the same content in a plain editor',
@@ -192,7 +197,7 @@ export async function benchDiffLatency(options: BrowserBenchOptions, window: The
     return figures;
 }
 
-/** Quick Open → type the path → Enter (t0) → the editor shows text; then closes it. */
+/** Quick Open → type the path → pick it (t0) → the editor shows text; then closes it. */
 async function openPlain(window: TheiaWindow, relativePath: string): Promise<number> {
     const name = relativePath.split('/').pop()!;
     await window.page.locator('#theia-main-content-panel').click({ position: { x: 300, y: 200 } });
@@ -200,12 +205,22 @@ async function openPlain(window: TheiaWindow, relativePath: string): Promise<num
     const input = window.page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible' });
     await input.fill(relativePath);
-    await window.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+    // Fuzzy matching may rank plain-100k.txt above plain-1k.txt, and the list settles late: wait
+    // until the focused row is exactly this file.
+    await until(async () => {
+        const focused = await window.page.locator('.quick-input-list .monaco-list-row.focused .label-name').allInnerTexts();
+        return focused.length === 1 && focused[0].trim() === name;
+    }, `Quick Open to offer ${name} first`, 20000, 10).catch(async error => {
+        const rows = await window.page.locator('.quick-input-list .monaco-list-row').allInnerTexts();
+        throw new Error(`${error.message}; rows: ${JSON.stringify(rows)}`);
+    });
     const t0 = now();
     await window.page.keyboard.press('Enter');
     await window.page.locator('#theia-main-content-panel .monaco-editor .view-lines .view-line').first().waitFor({ state: 'visible', timeout: 60000 });
-    await until(async () => (await window.page.locator('#theia-main-content-panel .lm-TabBar-tab.lm-mod-current').innerText().catch(() => '')).includes(name),
-        `${name} to be the current tab`, 20000, 1);
+    await until(async () => (await window.page.locator('#theia-main-content-panel .lm-TabBar-tab.lm-mod-current').allInnerTexts()).some(text => text.includes(name)),
+        `${name} to be the current tab`, 20000, 1).catch(async error => {
+        throw new Error(`${error.message}; ${await window.describeForFailure('bench-plain-open')}`);
+    });
     const elapsed = now() - t0;
     await window.closeEditor(name);
     return elapsed;

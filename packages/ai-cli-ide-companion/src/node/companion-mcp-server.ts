@@ -13,6 +13,7 @@ import { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/commo
 import { CliSessionInfo } from '../common/ide-companion-protocol';
 import { CompanionLogger } from './companion-logger';
 import { createMcpRequestGuard, jsonRpcError } from './mcp-request-guard';
+import { describe } from './describe-error';
 
 export interface CompanionMcpServerOptions {
     /** The secret of each advertised CLI flavour; read on every request, so it may change. */
@@ -273,8 +274,4 @@ export class CompanionMcpServer {
         this.onDidChangeSessionsEmitter.dispose();
         this.onDidOpenStreamEmitter.dispose();
     }
-}
-
-export function describe(error: unknown): string {
-    return error instanceof Error ? error.message : String(error);
 }

@@ -10,7 +10,8 @@ import { DiffOutcome, IdeCompanionFrontendClient } from '../common/ide-companion
 import { Emitter, Event } from '@theia/core/lib/common/event';
 import { CLI_FLAVOUR_DISPLAY_NAMES } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
 import { CompanionLogger } from './companion-logger';
-import { CompanionMcpServer, describe } from './companion-mcp-server';
+import { CompanionMcpServer } from './companion-mcp-server';
+import { describe } from './describe-error';
 
 export interface OpenDiff {
     readonly id: string;

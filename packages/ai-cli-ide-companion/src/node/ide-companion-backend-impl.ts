@@ -5,7 +5,7 @@ import { WindowEditorState } from '../common/open-editors-model';
 import { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
 import { AttachWindowRequest, CompanionEvent, DiffOutcome, IdeCompanionBackend, IdeCompanionFrontendClient, WindowCompanionStatus } from '../common/ide-companion-protocol';
 import { findExecutable } from './find-executable';
-import { WindowCompanion } from './window-companion';
+import type { WindowCompanion } from './window-companion';
 import { WindowCompanionRegistry } from './window-companion-registry';
 
 /** The backend half of one frontend connection: it owns (at most) one window. */

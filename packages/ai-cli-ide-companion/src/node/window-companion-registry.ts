@@ -7,9 +7,9 @@ import { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/commo
 import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/gemini-cli-flavour';
 import { QwenCodeFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/qwen-code-flavour';
 import { removeStaleDiscoveryFiles } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/discovery-file-cleaner';
-import { describe } from './companion-mcp-server';
+import { describe } from './describe-error';
 import { stdioBridgeCommand } from './stdio-bridge-command';
-import { WindowCompanion } from './window-companion';
+import type { WindowCompanion } from './window-companion';
 
 interface WindowEntry {
     readonly companion: WindowCompanion;
@@ -75,6 +75,9 @@ export class WindowCompanionRegistry implements BackendApplicationContribution {
             this.logger.info(`Window ${existing.companion.windowId} re-attached`);
             return existing.companion;
         }
+        // Loaded on the first window, not at backend start: the MCP SDK is a large part of the
+        // backend's startup cost (docs/BENCHMARKS.md, "Backend ready").
+        const { WindowCompanion } = await import('./window-companion');
         const companion = new WindowCompanion({
             windowId: randomUUID(),
             flavours: this.flavours,

@@ -13,7 +13,8 @@ import { DiffReviewManager } from './diff-review-manager';
 import { WindowEditorState } from '../common/open-editors-model';
 import { ideContextFromEditorState, withoutActiveEditor } from './ide-context-from-editor-state';
 import { CompanionLogger } from './companion-logger';
-import { CompanionMcpServer, describe } from './companion-mcp-server';
+import { CompanionMcpServer } from './companion-mcp-server';
+import { describe } from './describe-error';
 import { DiscoveryFiles } from './discovery-files';
 import { WindowEventLog } from './window-event-log';
 

@@ -17,7 +17,8 @@ import { IdeCompanionFrontendClientImpl } from './ide-companion-frontend-client-
 import { IdeCompanionStatusBarContribution } from './ide-companion-status-bar-contribution';
 import { injectTaskEnvironment, injectTerminalEnvironment } from './terminal-environment-injection';
 import { WindowCompanionService } from './window-companion-service';
-import { bindViewContribution, WidgetFactory } from '@theia/core/lib/browser';
+import { bindViewContribution } from '@theia/core/lib/browser/shell/view-contribution';
+import { WidgetFactory } from '@theia/core/lib/browser/widget-manager';
 import { CliLauncher } from './cli-launcher';
 import { CompanionCommandContribution } from './companion-command-contribution';
 import { CompanionOutput } from './companion-output';

@@ -150,6 +150,22 @@ describe('CompanionMcpServer', () => {
             expect(logger.lines.some(line => line.includes('lost its event stream'))).to.equal(true);
         });
 
+        it('ends a session that never opens its event stream once it has been idle for the limit', async () => {
+            const idle = new CompanionMcpServer({ authTokens: () => new Map([['gemini', TOKEN]]), logger, idleSessionMs: 300 });
+            const idlePort = await idle.start();
+            try {
+                const headers = { ...json(), Host: `127.0.0.1:${idlePort}` };
+                const response = await rawRequest(idlePort, { headers, body: initialize });
+                const sessionId = response.headers['mcp-session-id'] as string;
+                await rawRequest(idlePort, { headers: { ...headers, 'mcp-session-id': sessionId }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+                expect(idle.connectedSessions.map(session => session.sessionId)).to.deep.equal([sessionId]);
+                await until(() => idle.connectedSessions.length === 0, 'the idle session to end', 3000);
+                expect(logger.lines.some(line => line.includes(`${sessionId} has no event stream`))).to.equal(true);
+            } finally {
+                await idle.stop();
+            }
+        });
+
         it('closes every session when stopped', async () => {
             const a = await connectClient(port);
             let closed = false;

@@ -23,6 +23,11 @@ export interface CompanionMcpServerOptions {
     readonly maxBodyBytes?: number;
     /** How long a session may be without its SSE stream before it counts as gone. */
     readonly streamGraceMs?: number;
+    /**
+     * How long a session that never opened an SSE stream may go without a request. The CLIs always
+     * open one; without this limit, sessions that were initialized and then abandoned would pile up.
+     */
+    readonly idleSessionMs?: number;
     /** Registers the tools of one MCP session; called once per session. */
     readonly configureSession?: (server: McpServer, sessionId: string) => void;
 }
@@ -35,10 +40,12 @@ interface Session {
     info?: CliSessionInfo;
     openStreams: number;
     streamGraceTimer?: NodeJS.Timeout;
+    idleTimer?: NodeJS.Timeout;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 const DEFAULT_STREAM_GRACE_MS = 5000;
+const DEFAULT_IDLE_SESSION_MS = 60_000;
 
 /**
  * One window's MCP server: Streamable HTTP at /mcp on 127.0.0.1, a random port, stateful sessions,
@@ -132,6 +139,7 @@ export class CompanionMcpServer {
                 res.status(404).json(jsonRpcError(-32001, `Session not found: ${sessionId} is unknown or closed; initialize a new session`));
                 return;
             }
+            this.armIdleTimer(session);
             await session.transport.handleRequest(req, res, req.body);
             return;
         }
@@ -154,6 +162,7 @@ export class CompanionMcpServer {
             onsessioninitialized: id => {
                 session = { id, flavour, transport, mcp, openStreams: 0 };
                 this.sessions.set(id, session);
+                this.armIdleTimer(session);
                 this.options.configureSession?.(mcp, id);
             }
         });
@@ -175,6 +184,7 @@ export class CompanionMcpServer {
         transport.onclose = () => {
             if (session && this.sessions.delete(session.id)) {
                 clearTimeout(session.streamGraceTimer);
+                clearTimeout(session.idleTimer);
                 this.options.logger.info(`CLI session ${session.id} disconnected`);
                 this.fireSessionsChanged();
             }
@@ -204,6 +214,7 @@ export class CompanionMcpServer {
      */
     protected trackStream(session: Session, res: Response): void {
         clearTimeout(session.streamGraceTimer);
+        clearTimeout(session.idleTimer);
         session.openStreams++;
         // The transport writes the SSE headers synchronously inside handleRequest; notify right after.
         setImmediate(() => {
@@ -222,6 +233,20 @@ export class CompanionMcpServer {
                 }, this.options.streamGraceMs ?? DEFAULT_STREAM_GRACE_MS);
             }
         });
+    }
+
+    /** Ends a session that has no event stream and receives no requests for a while. */
+    protected armIdleTimer(session: Session): void {
+        clearTimeout(session.idleTimer);
+        if (session.openStreams > 0) {
+            return;
+        }
+        session.idleTimer = setTimeout(() => {
+            if (session.openStreams === 0 && this.sessions.has(session.id)) {
+                this.options.logger.info(`CLI session ${session.id} has no event stream and sent nothing for a while; closing it`);
+                session.transport.close().catch(() => undefined);
+            }
+        }, this.options.idleSessionMs ?? DEFAULT_IDLE_SESSION_MS);
     }
 
     protected handleError(error: unknown, res: Response): void {
@@ -259,7 +284,10 @@ export class CompanionMcpServer {
         const sessions = [...this.sessions.values()];
         this.sessions.clear();
         await Promise.all(sessions.map(session => session.transport.close().catch(() => undefined)));
-        sessions.forEach(session => clearTimeout(session.streamGraceTimer));
+        sessions.forEach(session => {
+            clearTimeout(session.streamGraceTimer);
+            clearTimeout(session.idleTimer);
+        });
         if (sessions.length) {
             this.fireSessionsChanged();
         }

@@ -26,8 +26,9 @@ describe('WindowCompanion', () => {
         home.restore();
     });
 
+    // A short stream grace: a closed test client's session ends quickly (the SDK client sends no DELETE).
     const create = (logger = new RecordingLogger()) => companion = new WindowCompanion({
-        windowId: '00000000-0000-4000-8000-000000000000', flavours: [GeminiCliFlavour, QwenCodeFlavour], logger, serverPid: process.pid,
+        windowId: '00000000-0000-4000-8000-000000000000', flavours: [GeminiCliFlavour, QwenCodeFlavour], logger, serverPid: process.pid, streamGraceMs: 200,
         stdioFor: file => ({ command: process.execPath, args: ['bridge.js', '--discovery', file] })
     });
     const read = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8'));

@@ -28,6 +28,7 @@ export interface WindowCompanionOptions {
     readonly serverPid: number;
     readonly stdioFor?: (discoveryFile: string) => StdioConfig | undefined;
     readonly streamGraceMs?: number;
+    readonly idleSessionMs?: number;
 }
 
 /**
@@ -54,7 +55,7 @@ export class WindowCompanion {
     constructor(protected readonly options: WindowCompanionOptions) {
         this.log = new WindowEventLog(options.logger);
         this.server = new CompanionMcpServer({
-            authTokens: () => this.authTokens, logger: this.log, streamGraceMs: options.streamGraceMs,
+            authTokens: () => this.authTokens, logger: this.log, streamGraceMs: options.streamGraceMs, idleSessionMs: options.idleSessionMs,
             configureSession: (mcp, sessionId) => this.diffs.registerTools(mcp, sessionId)
         });
         this.diffs = new DiffReviewManager({ server: this.server, logger: this.log, frontend: () => this.frontend, roots: () => this.roots });

@@ -128,7 +128,8 @@ export class IdeProbe {
 
     /** Disconnects the way a CLI does on exit, then makes sure the process is gone. */
     async close(): Promise<void> {
-        if (this.child.exitCode !== null) {
+        // A killed probe has a signal code and no exit code; its 'exit' event has already fired.
+        if (this.child.exitCode !== null || this.child.signalCode !== null) {
             return;
         }
         const exited = new Promise(resolve => this.child.once('exit', resolve));

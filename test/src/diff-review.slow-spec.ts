@@ -62,8 +62,7 @@ describe('Diff review: the real Gemini IdeClient proposes, the user decides in M
         const title = await window.page.locator('#theia-main-content-panel .lm-TabBar-tab.lm-mod-current').innerText();
         expect(title).to.match(/app\.ts ↔ proposed by Gemini CLI \(\S+-client 0\.61\.0\)/);
 
-        await window.page.locator(`${DIFF_EDITOR} .editor.modified .view-lines`).click();
-        await window.page.keyboard.press('Control+End');
+        await window.focusEndOfProposal();
         await window.page.keyboard.type('added by the user');
         await window.saveDocScreenshot('diff-review', window.page.locator('#theia-main-content-panel'));
         await window.page.keyboard.press('Control+s');

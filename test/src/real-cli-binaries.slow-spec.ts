@@ -98,8 +98,7 @@ describe('IDE mode: the real gemini and qwen binaries in a pty', function (): vo
         await diffEditor.first().waitFor({ state: 'visible', timeout: 90000 }).catch(error => {
             throw new Error(`${error.message}\n--- backend ---\n${backend.log.split('\n').filter(line => /Diff|diff|session/.test(line)).join('\n')}\n--- terminal ---\n${terminal.screen()}`);
         });
-        await window.page.locator('#theia-main-content-panel .monaco-diff-editor .editor.modified .view-lines').click();
-        await window.page.keyboard.press('Control+End');
+        await window.focusEndOfProposal();
         await window.page.keyboard.type('edited in Theia\n');
         await window.page.keyboard.press('Control+s');
 

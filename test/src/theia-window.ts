@@ -162,6 +162,18 @@ export class TheiaWindow {
         return env;
     }
 
+    /**
+     * Puts the cursor at the end of the open diff's proposed side, once the diff has been computed:
+     * the diff editor moves the cursor to the first change when it finishes, and keys typed before
+     * that would land there.
+     */
+    async focusEndOfProposal(): Promise<void> {
+        const modified = this.page.locator('#theia-main-content-panel .monaco-diff-editor .editor.modified');
+        await modified.locator('.line-insert, .char-insert').first().waitFor({ state: 'attached', timeout: 20000 });
+        await modified.locator('.view-lines').click();
+        await this.page.keyboard.press('Control+End');
+    }
+
     /** Saves a screenshot of the window (or of one element) as docs/images/<name>.png. */
     async saveDocScreenshot(name: string, target?: Locator): Promise<string> {
         fs.mkdirSync(DOC_IMAGES, { recursive: true });

@@ -1,6 +1,7 @@
 import { injectable } from '@theia/core/shared/inversify';
 import { Emitter, Event } from '@theia/core/lib/common/event';
 import { CompanionEvent, DiffProposal, IdeCompanionFrontendClient, WindowCompanionStatus } from '../common/ide-companion-protocol';
+import { RpcText, toRpcText } from '../common/rpc-text';
 
 /** What handles the backend's diff requests in this window (the diff review service). */
 export interface DiffRequestHandler {
@@ -37,7 +38,8 @@ export class IdeCompanionFrontendClientImpl implements IdeCompanionFrontendClien
         return this.diffHandler.openDiff(proposal);
     }
 
-    async closeDiff(id: string): Promise<string | undefined> {
-        return this.diffHandler?.closeDiff(id);
+    async closeDiff(id: string): Promise<RpcText | undefined> {
+        const text = await this.diffHandler?.closeDiff(id);
+        return text === undefined ? undefined : toRpcText(text);
     }
 }

@@ -1,6 +1,7 @@
 import { RpcServer } from '@theia/core/lib/common/messaging/proxy-factory';
 import { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
 import { WindowEditorState } from './open-editors-model';
+import { RpcText } from './rpc-text';
 
 export const ideCompanionServicePath = '/services/ai-cli-ide-companion';
 
@@ -100,14 +101,15 @@ export interface DiffProposal {
     readonly id: string;
     /** `file://` URI of the file the change is for. */
     readonly fileUri: string;
-    readonly newContent: string;
+    readonly newContent: RpcText;
     /** False for a file the change would create: the left side is then empty. */
     readonly fileExists: boolean;
     /** Who proposed it, for the diff editor's title: the MCP client name and version. */
     readonly proposedBy: string;
 }
 
-export type DiffOutcome = { readonly accepted: true; readonly content: string } | { readonly accepted: false };
+/** The user's answer; an accepted text crosses the RPC as {@link RpcText}. */
+export type DiffOutcome = { readonly accepted: true; readonly content: RpcText } | { readonly accepted: false };
 
 export const IdeCompanionFrontendClient = Symbol('IdeCompanionFrontendClient');
 export interface IdeCompanionFrontendClient {
@@ -116,5 +118,5 @@ export interface IdeCompanionFrontendClient {
     /** Opens the diff editor; resolves once it is open, rejects with the reason it could not. */
     openDiff(proposal: DiffProposal): Promise<void>;
     /** Closes the diff editor without an outcome; resolves with the right side's text, if it was open. */
-    closeDiff(id: string): Promise<string | undefined>;
+    closeDiff(id: string): Promise<RpcText | undefined>;
 }

@@ -6,23 +6,26 @@ import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/n
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/gemini-cli-flavour';
 import { DiffProposal, IdeCompanionFrontendClient } from '../common/ide-companion-protocol';
+import { fromRpcText, RpcText, toRpcText } from '../common/rpc-text';
 import { WindowCompanion } from './window-companion';
 import { RecordingLogger } from './test/recording-logger';
 
 /** Stands in for the browser window (the far end of an RPC connection), recording what it is asked. */
 class RecordingWindow implements IdeCompanionFrontendClient {
-    readonly opened: DiffProposal[] = [];
+    /** Proposals as the window decodes them from the RPC. */
+    readonly opened: (Omit<DiffProposal, 'newContent'> & { newContent: string })[] = [];
     readonly closed: string[] = [];
     rightSide = new Map<string, string>();
     notifyStatusChanged(): void { }
     notifyEvent(): void { }
     async openDiff(proposal: DiffProposal): Promise<void> {
-        this.opened.push(proposal);
-        this.rightSide.set(proposal.id, proposal.newContent);
+        this.opened.push({ ...proposal, newContent: fromRpcText(proposal.newContent) });
+        this.rightSide.set(proposal.id, fromRpcText(proposal.newContent));
     }
-    async closeDiff(id: string): Promise<string | undefined> {
+    async closeDiff(id: string): Promise<RpcText | undefined> {
         this.closed.push(id);
-        return this.rightSide.get(id);
+        const text = this.rightSide.get(id);
+        return text === undefined ? undefined : toRpcText(text);
     }
 }
 
@@ -75,7 +78,7 @@ describe('DiffReviewManager', () => {
         expect(browser.opened).to.have.length(1);
         expect(browser.opened[0]).to.include({ fileExists: true, newContent: 'new\n', proposedBy: 'Gemini CLI (spec-cli 1.0.0)' });
         expect(window.status.pendingDiffs.map(diff => diff.filePath)).to.deep.equal([file]);
-        await window.diffs.resolve(browser.opened[0].id, { accepted: true, content: 'new, edited\n' });
+        await window.diffs.resolve(browser.opened[0].id, { accepted: true, content: toRpcText('new, edited\n') });
         await window.diffs.resolve(browser.opened[0].id, { accepted: false });
         expect(window.status.pendingDiffs).to.deep.equal([]);
         await until(() => cli.notifications.length === 1);
@@ -115,7 +118,7 @@ describe('DiffReviewManager', () => {
 
     it('keeps several diffs from different sessions and files apart, multi-MB content intact', async () => {
         const other = path.join(root, 'ws', 'b.txt');
-        const big = 'ü😀\r\n'.repeat(700 * 1024);
+        const big = '\uFEFF' + 'ü😀\r\n'.repeat(700 * 1024);
         const first = await connectCli(window);
         const second = await connectCli(window);
         expect(await first.call('openDiff', { filePath: file, newContent: big })).to.deep.equal({ content: [] });
@@ -123,12 +126,23 @@ describe('DiffReviewManager', () => {
         expect(browser.opened.map(proposal => proposal.newContent.length)).to.deep.equal([big.length, 2]);
         expect(browser.opened[1].fileExists).to.equal(false);
         await window.diffs.resolve(browser.opened[1].id, { accepted: false });
-        await window.diffs.resolve(browser.opened[0].id, { accepted: true, content: big });
+        await window.diffs.resolve(browser.opened[0].id, { accepted: true, content: toRpcText(big) });
         await until(() => first.notifications.length === 1 && second.notifications.length === 1);
         expect(second.notifications[0]).to.deep.equal({ method: 'ide/diffRejected', params: { filePath: other } });
         expect((first.notifications[0].params as { content: string }).content === big).to.equal(true);
         await first.client.close();
         await second.client.close();
+    });
+
+    it('refuses an accepted answer whose text is not RpcText, and keeps the diff waiting', async () => {
+        const cli = await connectCli(window);
+        await cli.call('openDiff', { filePath: file, newContent: 'x\n' });
+        let error: Error | undefined;
+        await window.diffs.resolve(browser.opened[0].id, { accepted: true, content: 'a plain string' as never }).catch(e => error = e);
+        expect(error?.message).to.match(/bom: boolean, text: string/);
+        expect(window.status.pendingDiffs).to.have.length(1);
+        expect(cli.notifications).to.deep.equal([]);
+        await cli.client.close();
     });
 
     it('closes the diffs of a session that disconnects', async () => {

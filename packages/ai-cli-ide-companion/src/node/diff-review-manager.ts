@@ -7,6 +7,7 @@ import { FileUri } from '@theia/core/lib/common/file-uri';
 import { CloseDiffArgumentsSchema, IdeToolName, OpenDiffArgumentsSchema } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-tools';
 import { IdeNotificationMethod } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-notifications';
 import { DiffOutcome, IdeCompanionFrontendClient } from '../common/ide-companion-protocol';
+import { fromRpcText, toRpcText } from '../common/rpc-text';
 import { Emitter, Event } from '@theia/core/lib/common/event';
 import { CLI_FLAVOUR_DISPLAY_NAMES } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
 import { CompanionLogger } from './companion-logger';
@@ -30,6 +31,9 @@ export interface DiffReviewManagerOptions {
 }
 
 const BINARY_SNIFF_BYTES = 8000;
+
+/** What the CLI is told: the accepted text, or that the change was rejected. */
+type Answer = { readonly accepted: true; readonly content: string } | { readonly accepted: false };
 
 type LooseRegisterTool = (name: string, config: { description: string; inputSchema: object }, handler: (args: unknown) => Promise<CallToolResult>) => void;
 
@@ -101,7 +105,7 @@ export class DiffReviewManager {
         this.diffs.set(diff.id, diff);
         try {
             await frontend.openDiff({
-                id: diff.id, fileUri: FileUri.create(filePath).toString(), newContent, fileExists, proposedBy: this.proposer(sessionId)
+                id: diff.id, fileUri: FileUri.create(filePath).toString(), newContent: toRpcText(newContent), fileExists, proposedBy: this.proposer(sessionId)
             });
         } catch (error) {
             this.diffs.delete(diff.id);
@@ -126,7 +130,8 @@ export class DiffReviewManager {
             return closeResult(null);
         }
         this.remove(diff.id);
-        const content = await this.options.frontend()?.closeDiff(diff.id).catch(() => undefined);
+        const shown = await this.options.frontend()?.closeDiff(diff.id).catch(() => undefined);
+        const content = shown === undefined ? undefined : fromRpcText(shown);
         if (!suppressNotification) {
             await this.notify(diff, { accepted: false });
         }
@@ -134,17 +139,15 @@ export class DiffReviewManager {
         return closeResult(content ?? null);
     }
 
-    /** The user's answer in the window. */
+    /** The user's answer in the window, as it came over the RPC (validated before anything changes). */
     async resolve(id: string, outcome: DiffOutcome): Promise<void> {
         const diff = this.diffs.get(id);
         if (!diff) {
             return;
         }
+        const answer: Answer = outcome?.accepted === true ? { accepted: true, content: fromRpcText(outcome.content) } : { accepted: false };
         this.remove(id);
-        if (outcome.accepted && typeof outcome.content !== 'string') {
-            throw new Error('An accepted diff needs its content as a string');
-        }
-        await this.notify(diff, outcome);
+        await this.notify(diff, answer);
         this.options.logger.info(`Diff ${id} for ${diff.filePath} ${outcome.accepted ? 'accepted' : 'rejected'} in the window`);
     }
 
@@ -171,7 +174,7 @@ export class DiffReviewManager {
         }
     }
 
-    protected async notify(diff: OpenDiff, outcome: DiffOutcome): Promise<void> {
+    protected async notify(diff: OpenDiff, outcome: Answer): Promise<void> {
         const delivered = await this.options.server.notify(diff.sessionId, outcome.accepted
             ? { method: IdeNotificationMethod.DIFF_ACCEPTED, params: { filePath: diff.filePath, content: outcome.content } }
             : { method: IdeNotificationMethod.DIFF_REJECTED, params: { filePath: diff.filePath } });

@@ -8,6 +8,7 @@ import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/n
 import { QwenCodeFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/qwen-code-flavour';
 import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test/temporary-home';
 import { DiffProposal, IdeCompanionFrontendClient } from '../common/ide-companion-protocol';
+import { RpcText } from '../common/rpc-text';
 import { connectTestClient, until } from './test/mcp-test-client';
 import { rawRequest, RawResponse } from './test/raw-http';
 import { RecordingLogger } from './test/recording-logger';
@@ -34,7 +35,7 @@ class CountingWindow implements IdeCompanionFrontendClient {
     async openDiff(_proposal: DiffProposal): Promise<void> {
         this.opened++;
     }
-    async closeDiff(): Promise<string | undefined> {
+    async closeDiff(): Promise<RpcText | undefined> {
         return undefined;
     }
 }

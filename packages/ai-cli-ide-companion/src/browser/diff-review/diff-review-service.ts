@@ -11,6 +11,7 @@ import URI from '@theia/core/lib/common/uri';
 import { ConfirmDialog, Dialog } from '@theia/core/lib/browser/dialogs';
 import { FileService } from '@theia/filesystem/lib/browser/file-service';
 import { acceptedText } from '../../common/proposal-text';
+import { fromRpcText, toRpcText } from '../../common/rpc-text';
 import { MonacoTextModelService } from '@theia/monaco/lib/browser/monaco-text-model-service';
 import { TerminalWidget } from '@theia/terminal/lib/browser/base/terminal-widget';
 import { DiffOutcome, DiffProposal, IdeCompanionBackend } from '../../common/ide-companion-protocol';
@@ -19,8 +20,11 @@ import { DIFF_FOCUS_PREF, DIFF_WRITE_ON_ACCEPT_PREF, IdeCompanionPreferences } f
 import { CompanionOutput } from '../companion-output';
 import { PROPOSAL_SCHEME, EMPTY_ORIGINAL_SCHEME, ProposedContentResource, ProposedContentResourceResolver } from './proposed-content-resource-resolver';
 
+/** A proposal as the window reviews it: its text decoded from the RPC. */
+type ReviewedProposal = Omit<DiffProposal, 'newContent'> & { readonly newContent: string };
+
 interface ReviewedDiff {
-    readonly proposal: DiffProposal;
+    readonly proposal: ReviewedProposal;
     readonly proposalUri: URI;
     /** The file's etag when the diff opened ('absent' for a new file): a change means someone else wrote it. */
     etagAtOpen?: string;
@@ -58,11 +62,12 @@ export class DiffReviewService {
         this.client.setDiffHandler(this);
     }
 
-    get pending(): DiffProposal[] {
+    get pending(): ReviewedProposal[] {
         return [...this.diffs.values()].filter(diff => !diff.resolved).map(diff => diff.proposal);
     }
 
-    async openDiff(proposal: DiffProposal): Promise<void> {
+    async openDiff(wire: DiffProposal): Promise<void> {
+        const proposal: ReviewedProposal = { ...wire, newContent: fromRpcText(wire.newContent) };
         const fileUri = new URI(proposal.fileUri);
         const proposalUri = new URI(`${PROPOSAL_SCHEME}:${fileUri.path.toString()}`).withQuery(proposal.id);
         const diff: ReviewedDiff = { proposal, proposalUri, resolved: false };
@@ -99,7 +104,7 @@ export class DiffReviewService {
         if (!diff) {
             return undefined;
         }
-        const text = await this.currentText(diff);
+        const text = this.reportedText(diff, await this.currentState(diff));
         diff.resolved = true;
         this.close(diff);
         return text;
@@ -111,15 +116,15 @@ export class DiffReviewService {
         if (!diff || diff.resolved) {
             return;
         }
-        const editorText = content ?? await this.currentText(diff);
-        if (editorText === undefined) {
+        const shown = content !== undefined ? { text: content, edited: true } : await this.currentState(diff);
+        if (shown === undefined) {
             this.messageService.error(nls.localize('theia-cli-companion/ide-companion/diffNoText', 'The proposed text of {0} is no longer available.', diff.proposal.fileUri));
             return;
         }
         if (!await this.confirmOverwrite(diff)) {
             return;
         }
-        const accepted = acceptedText(diff.proposal.newContent, editorText);
+        const accepted = this.reportedText(diff, shown)!;
         if (this.preferences[DIFF_WRITE_ON_ACCEPT_PREF]) {
             await this.writeAccepted(diff, accepted);
         }
@@ -198,11 +203,23 @@ export class DiffReviewService {
         return key ? this.diffs.get(key) : undefined;
     }
 
-    protected async currentText(diff: ReviewedDiff): Promise<string | undefined> {
+    /**
+     * What the CLI is told the right side holds. An unedited proposal is reported verbatim: Monaco's
+     * model of it may differ in line endings, a BOM, or even lines (a lone CR), none of it the user's doing.
+     */
+    protected reportedText(diff: ReviewedDiff, shown: { text: string; edited: boolean } | undefined): string | undefined {
+        if (!shown) {
+            return undefined;
+        }
+        return shown.edited ? acceptedText(diff.proposal.newContent, shown.text) : diff.proposal.newContent;
+    }
+
+    /** The right side's text, and whether the user changed it (a model back at its original version is not changed). */
+    protected async currentState(diff: ReviewedDiff): Promise<{ text: string; edited: boolean } | undefined> {
         try {
             const reference = await this.textModelService.createModelReference(diff.proposalUri);
             try {
-                return reference.object.getText();
+                return { text: reference.object.getText(), edited: reference.object.dirty };
             } finally {
                 reference.dispose();
             }
@@ -212,9 +229,10 @@ export class DiffReviewService {
         }
     }
 
-    protected report(diff: ReviewedDiff, outcome: DiffOutcome): void {
+    protected report(diff: ReviewedDiff, outcome: { accepted: true; content: string } | { accepted: false }): void {
         diff.resolved = true;
-        this.backend.resolveDiff(diff.proposal.id, outcome).catch(error => {
+        const wire: DiffOutcome = outcome.accepted ? { accepted: true, content: toRpcText(outcome.content) } : outcome;
+        this.backend.resolveDiff(diff.proposal.id, wire).catch(error => {
             this.logger.error(`Could not report the outcome of diff ${diff.proposal.id}: ${error}`);
             this.messageService.error(nls.localize('theia-cli-companion/ide-companion/diffReportFailed', 'Could not tell the CLI the outcome of the diff: {0}', String(error)));
         });

@@ -100,4 +100,21 @@ describe('Editor context: the CLI knows what the user is looking at in its windo
         expect(filesA.map(f => f.path)).to.not.include(path.join(workspace, 'gamma.txt'));
         expect(filesB.map(f => f.path)).to.not.include(path.join(workspace, 'src', 'alpha.ts'));
     });
+
+    it('keeps following the editor after a diff in front of it was accepted and closed', async () => {
+        const { window, probe } = await windowWithProbe();
+        const alpha = path.join(workspace, 'src', 'alpha.ts');
+        await window.openFile('src/alpha.ts');
+        await window.goTo(2, 1);
+        await contextMatching(probe, f => f[0]?.path === alpha && f[0].cursor?.line === 2, 'alpha.ts at line 2');
+        probe.openDiff(path.join(workspace, 'proposed.txt'), 'from the CLI\n');
+        const diffEditor = window.page.locator('#theia-main-content-panel .monaco-diff-editor');
+        await diffEditor.first().waitFor({ state: 'visible', timeout: 20000 });
+        await window.page.locator('#theia-main-content-panel .lm-TabBar-toolbar .codicon-check').first().click();
+        await until(async () => await diffEditor.count() === 0, 'the diff to close', 20000);
+        // alpha.ts is in front again: the CLI sees it active, and its cursor moves are followed again.
+        await window.page.keyboard.press('ArrowDown');
+        const files = await contextMatching(probe, f => f[0]?.path === alpha && f[0].isActive === true && f[0].cursor?.line === 3, 'alpha.ts active at line 3');
+        expect(files[0].cursor).to.deep.equal({ line: 3, character: 1 });
+    });
 });

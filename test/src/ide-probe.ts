@@ -90,6 +90,13 @@ export class IdeProbe {
         return next;
     }
 
+    /** Discovers the IDE again and connects, as `/ide enable` does; resolves with the report after it. */
+    async reconnect(timeoutMs = 30000): Promise<ProbeReport> {
+        const next = this.next(timeoutMs);
+        this.child.stdin!.write(JSON.stringify({ cmd: 'reconnect' }) + '\n');
+        return next;
+    }
+
     /** Asks the IDE to show a diff, as the CLI does before writing a file; the answer comes via {@link diffOutcome}. */
     openDiff(filePath: string, newContent: string): void {
         this.child.stdin!.write(JSON.stringify({ cmd: 'openDiff', filePath, newContent }) + '\n');

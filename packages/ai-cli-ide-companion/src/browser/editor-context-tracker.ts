@@ -144,11 +144,12 @@ export class EditorContextTracker implements FrontendApplicationContribution {
         }
         this.track(widget);
         this.model.focus(widget.editor.uri.toString());
-        this.updateActiveDetails();
+        // Subscribe first: if the details cannot be read yet, the next cursor event brings them.
         this.toDisposeOnCurrentEditor.pushAll([
             widget.editor.onCursorPositionChanged(() => this.updateActiveDetails()),
             widget.editor.onSelectionChanged(() => this.updateActiveDetails())
         ]);
+        this.updateActiveDetails();
         this.schedule();
     }
 
@@ -179,7 +180,14 @@ export class EditorContextTracker implements FrontendApplicationContribution {
             return;
         }
         const editor = widget.editor;
-        const cursor = editor.cursor;
+        let cursor: { line: number; character: number };
+        try {
+            cursor = editor.cursor;
+        } catch {
+            // Monaco has no position for an editor being re-attached (a tab shown again after the diff in
+            // front of it closed): no details yet; the next cursor event brings them.
+            return;
+        }
         this.model.setActiveDetails(editor.uri.toString(), {
             cursor: { line: cursor.line + 1, character: cursor.character + 1 },
             selectedText: this.preferences[CONTEXT_INCLUDE_SELECTION_PREF] === false ? '' : this.selectedText(widget)

@@ -31,9 +31,6 @@ export class CompanionStatusWidget extends ReactWidget {
         this.addClass('ai-cli-companion-status');
         this.toDispose.push(this.companion.onDidChangeState(() => this.update()));
         this.toDispose.push(this.diffs.onDidChange(() => this.update()));
-        // "since 3 minutes ago" style times would go stale; absolute times do not, but refresh anyway.
-        const timer = setInterval(() => this.update(), 30_000);
-        this.toDispose.push({ dispose: () => clearInterval(timer) });
         this.update();
     }
 

@@ -13,8 +13,12 @@ export class TheiaBackend {
     protected exited: Promise<void> = Promise.resolve();
     url = '';
 
-    /** `main`: another app's backend entry (the benchmarks' baseline app); browser-app's by default. */
-    constructor(protected readonly sandbox: Sandbox, protected readonly workspace?: string, protected readonly main = BACKEND_MAIN) { }
+    /**
+     * `main`: another app's backend entry (the benchmarks' baseline app); browser-app's by default.
+     * `nodeArgs`: options for Node itself, before the entry (a heap limit, say).
+     */
+    constructor(protected readonly sandbox: Sandbox, protected readonly workspace?: string, protected readonly main = BACKEND_MAIN,
+        protected readonly nodeArgs: string[] = []) { }
 
     get pid(): number {
         return this.process!.pid!;
@@ -25,7 +29,7 @@ export class TheiaBackend {
     }
 
     async start(): Promise<string> {
-        const args = [this.main, ...(this.workspace ? [this.workspace] : []), '--hostname', '127.0.0.1', '--port', '0'];
+        const args = [...this.nodeArgs, this.main, ...(this.workspace ? [this.workspace] : []), '--hostname', '127.0.0.1', '--port', '0'];
         const child = spawn(process.execPath, args, { cwd: this.sandbox.root, env: this.sandbox.env, stdio: ['ignore', 'pipe', 'pipe'] });
         this.process = child;
         trackProcess(child.pid!);

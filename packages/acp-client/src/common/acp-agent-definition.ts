@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/**
+ * An ACP agent the IDE can start: a command that speaks ACP on its stdio. The name is how the
+ * user addresses it in the chat (`@Name`), so it must be a single word of the characters Theia's
+ * chat accepts in a mention.
+ */
+export const AcpAgentDefinitionSchema = z.object({
+    name: z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, 'must be 1–40 letters, digits, "_", "-" or "." (it is the @mention in the chat)'),
+    command: z.string().trim().min(1, 'must name the executable to start'),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string(), z.string()).default({}),
+    description: z.string().max(200).optional(),
+    /** Shown when the command is not found, e.g. `npm install -g @google/gemini-cli`. */
+    installCommand: z.string().optional()
+}).strict();
+
+export type AcpAgentDefinition = z.infer<typeof AcpAgentDefinitionSchema>;
+
+/** The agents the IDE knows without configuration. */
+export const BUILT_IN_ACP_AGENTS: readonly AcpAgentDefinition[] = [
+    {
+        name: 'Gemini', command: 'gemini', args: ['--acp'], env: {},
+        description: 'Google Gemini CLI as an ACP agent (gemini --acp)', installCommand: 'npm install -g @google/gemini-cli'
+    },
+    {
+        name: 'Qwen', command: 'qwen', args: ['--acp'], env: {},
+        description: 'Qwen Code as an ACP agent (qwen --acp)', installCommand: 'npm install -g @qwen-code/qwen-code'
+    }
+];
+
+export interface ParsedAgentDefinitions {
+    readonly definitions: AcpAgentDefinition[];
+    /** One sentence per entry that was left out, saying which entry and what was wrong. */
+    readonly problems: string[];
+}
+
+/**
+ * Validates the user's agent list entry by entry: a bad entry is reported and left out, the good
+ * ones are kept. A user entry with a built-in's name replaces the built-in.
+ */
+export function parseAgentDefinitions(value: unknown, builtIns: readonly AcpAgentDefinition[] = BUILT_IN_ACP_AGENTS): ParsedAgentDefinitions {
+    const problems: string[] = [];
+    const user: AcpAgentDefinition[] = [];
+    if (value !== undefined && value !== null && !Array.isArray(value)) {
+        problems.push(`The agent list must be an array of {name, command, args, env} objects, not ${typeof value}`);
+    }
+    (Array.isArray(value) ? value : []).forEach((entry, index) => {
+        const parsed = AcpAgentDefinitionSchema.safeParse(entry);
+        if (!parsed.success) {
+            const label = typeof (entry as { name?: unknown })?.name === 'string' ? `"${(entry as { name: string }).name}"` : `#${index + 1}`;
+            problems.push(`Agent ${label} is ignored: ${parsed.error.issues.map(issue => `${issue.path.join('.') || 'entry'} ${issue.message}`).join('; ')}`);
+        } else if (user.some(other => other.name.toLowerCase() === parsed.data.name.toLowerCase())) {
+            problems.push(`Agent "${parsed.data.name}" is defined twice; the first definition is used`);
+        } else {
+            user.push(parsed.data);
+        }
+    });
+    const kept = builtIns.filter(builtIn => !user.some(other => other.name.toLowerCase() === builtIn.name.toLowerCase()));
+    return { definitions: [...kept, ...user], problems };
+}

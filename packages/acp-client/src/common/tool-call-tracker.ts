@@ -1,0 +1,59 @@
+import type { ToolCall, ToolCallContent, ToolCallLocation, ToolCallStatus, ToolCallUpdate, ToolKind } from '@agentclientprotocol/sdk';
+
+/** Everything known about one tool call of a session, merged from every message that mentioned it. */
+export interface ToolCallState {
+    readonly toolCallId: string;
+    readonly title: string;
+    readonly kind: ToolKind;
+    readonly status: ToolCallStatus;
+    readonly content: readonly ToolCallContent[];
+    readonly locations: readonly ToolCallLocation[];
+    readonly rawInput?: unknown;
+    readonly rawOutput?: unknown;
+}
+
+export interface TrackedToolCall {
+    readonly state: ToolCallState;
+    /** True the first time this id is seen, whichever message carried it. */
+    readonly isNew: boolean;
+}
+
+/**
+ * Tool calls of one session as ACP reports them: a `tool_call` announces one, `tool_call_update`s
+ * change the fields they carry (a list given replaces the old list), and a permission request
+ * carries one too. Agents do not always announce first (Gemini CLI's first sight of a call is
+ * often its permission request), so any of them may create the entry.
+ */
+export class ToolCallTracker {
+    protected readonly calls = new Map<string, ToolCallState>();
+
+    apply(message: ToolCall | ToolCallUpdate): TrackedToolCall {
+        const previous = this.calls.get(message.toolCallId);
+        const state: ToolCallState = {
+            toolCallId: message.toolCallId,
+            title: message.title ?? previous?.title ?? message.toolCallId,
+            kind: message.kind ?? previous?.kind ?? 'other',
+            status: message.status ?? previous?.status ?? 'pending',
+            content: message.content ?? previous?.content ?? [],
+            locations: message.locations ?? previous?.locations ?? [],
+            rawInput: 'rawInput' in message && message.rawInput !== undefined ? message.rawInput : previous?.rawInput,
+            rawOutput: 'rawOutput' in message && message.rawOutput !== undefined ? message.rawOutput : previous?.rawOutput
+        };
+        this.calls.set(state.toolCallId, state);
+        return { state, isNew: !previous };
+    }
+
+    get(toolCallId: string): ToolCallState | undefined {
+        return this.calls.get(toolCallId);
+    }
+
+    /** The calls not yet completed or failed, e.g. to mark them cancelled when the turn is. */
+    get unfinished(): ToolCallState[] {
+        return [...this.calls.values()].filter(call => call.status === 'pending' || call.status === 'in_progress');
+    }
+}
+
+/** The diffs a tool call proposes (`{type: 'diff', path, oldText, newText}` content). */
+export function diffsOf(state: Pick<ToolCallState, 'content'>): { path: string; oldText?: string | null; newText: string }[] {
+    return state.content.flatMap(item => item.type === 'diff' ? [{ path: item.path, oldText: item.oldText, newText: item.newText }] : []);
+}

@@ -1,0 +1,251 @@
+import { expect } from 'chai';
+import { spawn } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import type * as acp from '@agentclientprotocol/sdk';
+import { OutputBuffer } from '../common/output-buffer';
+import { ToolCallState } from '../common/tool-call-tracker';
+import { AcpAgent, AcpClientServices, AcpSession } from './acp-agent';
+import { AcpAgentNotFoundError } from './acp-agent-connection';
+
+const FAKE_AGENT = path.join(__dirname, 'test', 'fake-acp-agent-main.js');
+
+interface Recorded { kind: string; method: string; params: Record<string, unknown> }
+
+/** The client side against a scripted agent process: what a real agent can send, and how we answer. */
+describe('AcpAgent against a scripted ACP agent process', function (): void {
+    this.timeout(20000);
+    let dir: string;
+    let logFile: string;
+    let agent: AcpAgent | undefined;
+    let updates: { update: acp.SessionUpdate; toolCall?: ToolCallState }[];
+    let permissions: { params: acp.RequestPermissionRequest; toolCall: ToolCallState }[];
+    let answer: (params: acp.RequestPermissionRequest) => Promise<acp.RequestPermissionOutcome>;
+    let files: Map<string, string>;
+    const warnings: string[] = [];
+    const logger = { debug: () => undefined, info: () => undefined, warn: (m: string) => warnings.push(m), error: (m: string) => warnings.push(m) };
+
+    beforeEach(() => {
+        dir = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-agent-spec-'));
+        logFile = path.join(dir, 'agent-log.jsonl');
+        updates = [];
+        permissions = [];
+        files = new Map([['/w/a.txt', 'one\ntwo\nthree\nfour\n']]);
+        answer = async params => ({ outcome: 'selected', optionId: params.options.find(o => o.kind === 'allow_once')!.optionId });
+        warnings.length = 0;
+    });
+
+    afterEach(async () => {
+        await agent?.dispose();
+        agent = undefined;
+        fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    const terminals = new Map<string, { output: OutputBuffer; exit: Promise<acp.WaitForTerminalExitResponse> }>();
+    const services = (): AcpClientServices => ({
+        onUpdate: (_session, update, toolCall) => updates.push({ update, toolCall }),
+        askPermission: async (_session, params, toolCall) => {
+            permissions.push({ params, toolCall });
+            return answer(params);
+        },
+        readTextFile: async (_session, params) => {
+            const text = files.get(params.path) ?? '';
+            const lines = text.split('\n');
+            const start = (params.line ?? 1) - 1;
+            return { content: lines.slice(start, params.limit ? start + params.limit : undefined).join('\n') };
+        },
+        writeTextFile: async (_session, params) => {
+            files.set(params.path, params.content);
+        },
+        terminals: {
+            create: async (_session, params) => {
+                const output = new OutputBuffer(params.outputByteLimit ?? undefined);
+                const child = spawn(params.command, params.args ?? [], { cwd: dir });
+                child.stdout.on('data', chunk => output.append(chunk));
+                const exit = new Promise<acp.WaitForTerminalExitResponse>(resolve => child.on('exit', (exitCode, signal) => resolve({ exitCode, signal })));
+                const id = `t${terminals.size + 1}`;
+                terminals.set(id, { output, exit });
+                return { terminalId: id };
+            },
+            output: async params => ({ output: terminals.get(params.terminalId)!.output.text, truncated: terminals.get(params.terminalId)!.output.truncated }),
+            waitForExit: params => terminals.get(params.terminalId)!.exit,
+            kill: async () => undefined,
+            release: async params => { terminals.delete(params.terminalId); }
+        }
+    });
+
+    function start(env: NodeJS.ProcessEnv = {}, command = process.execPath): AcpAgent {
+        agent = new AcpAgent({ command, args: [FAKE_AGENT], cwd: dir, env: { PATH: process.env.PATH, FAKE_AGENT_LOG: logFile, ...env } }, services(), logger);
+        return agent;
+    }
+
+    async function session(env?: NodeJS.ProcessEnv): Promise<AcpSession> {
+        const started = start(env);
+        await started.initialize({ name: 'spec', version: '0' });
+        return started.newSession({ cwd: dir, mcpServers: [{ type: 'http', name: 'theia', url: 'http://127.0.0.1:1/mcp', headers: [{ name: 'Authorization', value: 'Bearer x' }] }] });
+    }
+
+    const recorded = (): Recorded[] => fs.readFileSync(logFile, 'utf8').trim().split('\n').map(line => JSON.parse(line));
+    const text = (kind: string) => updates.flatMap(({ update }) => {
+        const content = update.sessionUpdate === kind && 'content' in update ? update.content : undefined;
+        return content && !Array.isArray(content) && content.type === 'text' ? [content.text] : [];
+    }).join('');
+
+    it('advertises exactly the capabilities it serves and hands the IDE\'s MCP server to session/new', async () => {
+        const s = await session();
+        const [initialize, created] = recorded();
+        expect(initialize.params.clientCapabilities).to.deep.include({ fs: { readTextFile: true, writeTextFile: true }, terminal: true });
+        expect(agent!.initializeResponse?.agentInfo?.name).to.equal('fake-acp-agent');
+        expect(agent!.canLoadSessions).to.equal(true);
+        expect(created.params.mcpServers).to.deep.equal([{ type: 'http', name: 'theia', url: 'http://127.0.0.1:1/mcp', headers: [{ name: 'Authorization', value: 'Bearer x' }] }]);
+        expect(s.currentModeId).to.equal('default');
+        expect(s.setup.models?.availableModels?.map(m => m.modelId)).to.deep.equal(['fake-pro', 'fake-flash']);
+    });
+
+    it('receives every kind of session update in order, with tool calls merged across updates', async () => {
+        const s = await session();
+        const result = await s.prompt([{ type: 'text', text: 'stream' }]);
+        expect(result.stopReason).to.equal('end_turn');
+        expect(updates.map(u => u.update.sessionUpdate)).to.deep.equal([
+            'agent_thought_chunk', 'agent_message_chunk', 'agent_message_chunk', 'plan', 'tool_call', 'tool_call_update', 'tool_call_update',
+            'tool_call_update', 'available_commands_update', 'current_mode_update', 'usage_update', 'agent_message_chunk'
+        ]);
+        expect(text('agent_message_chunk')).to.equal('Hello **world** Done.');
+        expect(text('agent_thought_chunk')).to.equal('Thinking about it.');
+        const search = s.toolCalls.get('call-1')!;
+        expect(search).to.deep.include({ title: 'Searching for TODO', kind: 'search', status: 'completed', rawInput: { pattern: 'TODO' } });
+        expect(search.locations).to.deep.equal([{ path: '/w/src/a.ts', line: 3 }]);
+        expect(s.toolCalls.get('call-2')).to.deep.include({ status: 'failed', kind: 'read', title: 'call-2' });
+        expect(s.currentModeId).to.equal('yolo');
+    });
+
+    it('asks permission for a change first seen in the request, with its diff, then serves the read and the write', async () => {
+        const s = await session();
+        const result = await s.prompt([{ type: 'text', text: 'write /w/new.txt brand new text' }]);
+        expect(result.stopReason).to.equal('end_turn');
+        expect(permissions).to.have.length(1);
+        expect(permissions[0].toolCall).to.deep.include({ toolCallId: 'write-1', kind: 'edit', status: 'pending', title: 'Writing to /w/new.txt' });
+        expect(permissions[0].toolCall.content).to.deep.equal([{ type: 'diff', path: '/w/new.txt', oldText: '', newText: 'brand new text\n' }]);
+        expect(permissions[0].params.options.map(o => o.kind)).to.deep.equal(['allow_always', 'allow_once', 'reject_once']);
+        expect(files.get('/w/new.txt')).to.equal('brand new text\n');
+        expect(s.toolCalls.get('write-1')?.status).to.equal('completed');
+        expect(text('agent_message_chunk')).to.equal('Wrote /w/new.txt (proceed_once).');
+    });
+
+    it('a rejected change is not written', async () => {
+        answer = async () => ({ outcome: 'selected', optionId: 'cancel' });
+        const s = await session();
+        await s.prompt([{ type: 'text', text: 'write /w/a.txt replaced' }]);
+        expect(files.get('/w/a.txt')).to.equal('one\ntwo\nthree\nfour\n');
+        expect(text('agent_message_chunk')).to.equal('The change was rejected.');
+    });
+
+    it('refuses an answer that is not one of the options the agent offered', async () => {
+        answer = async () => ({ outcome: 'selected', optionId: 'made-up' });
+        const s = await session();
+        const failure = await s.prompt([{ type: 'text', text: 'write /w/a.txt replaced' }]).then(() => undefined, error => error);
+        expect(String(failure?.message ?? failure)).to.match(/Internal error|not one of the options/);
+        expect(files.get('/w/a.txt')).to.equal('one\ntwo\nthree\nfour\n');
+    });
+
+    it('passes line and limit of a read to the IDE', async () => {
+        const s = await session();
+        await s.prompt([{ type: 'text', text: 'read /w/a.txt 2 2' }]);
+        expect(text('agent_message_chunk')).to.equal(JSON.stringify('two\nthree'));
+    });
+
+    it('runs a terminal command for the agent with its output limit', async () => {
+        const s = await session();
+        await s.prompt([{ type: 'text', text: 'terminal printf "%080d" 7; exit 4' }]);
+        const reported = JSON.parse(text('agent_message_chunk'));
+        expect(reported.exit).to.deep.equal({ exitCode: 4, signal: null });
+        expect(reported.output.truncated).to.equal(true);
+        expect(reported.output.output).to.equal('0'.repeat(63) + '7');
+        expect(s.toolCalls.get('term-1')?.content).to.deep.equal([{ type: 'terminal', terminalId: 't1' }]);
+    });
+
+    it('cancels a running turn: session/cancel reaches the agent and the turn ends cancelled', async () => {
+        const s = await session();
+        const turn = s.prompt([{ type: 'text', text: 'slow' }]);
+        while (!text('agent_message_chunk')) {
+            await new Promise(resolve => setTimeout(resolve, 10));
+        }
+        await s.cancel();
+        expect((await turn).stopReason).to.equal('cancelled');
+        expect(recorded().some(r => r.method === 'session/cancel' && r.params.sessionId === s.sessionId)).to.equal(true);
+    });
+
+    it('answers a permission request that is still open when the turn is cancelled with "cancelled"', async () => {
+        answer = () => new Promise(() => undefined); // the user never answers
+        const s = await session();
+        const turn = s.prompt([{ type: 'text', text: 'ask' }]);
+        while (!permissions.length) {
+            await new Promise(resolve => setTimeout(resolve, 10));
+        }
+        expect(s.waitingForPermission).to.equal(1);
+        await s.cancel();
+        expect((await turn).stopReason).to.equal('cancelled');
+        expect(text('agent_message_chunk')).to.equal('permission: {"outcome":"cancelled"}');
+        expect(s.waitingForPermission).to.equal(0);
+    });
+
+    it('an agent that crashes mid-turn: the prompt fails with its exit and last words, not a hang', async () => {
+        const s = await session();
+        const exits: unknown[] = [];
+        agent!.onExit(exit => exits.push(exit));
+        const failure = await s.prompt([{ type: 'text', text: 'crash' }]).then(() => undefined, error => error as Error);
+        expect(failure?.message).to.match(/exited with code 3/);
+        expect(failure?.message).to.contain('fatal: simulated crash of the fake agent');
+        expect(exits).to.deep.equal([{ code: 3, signal: null, stderrTail: 'fatal: simulated crash of the fake agent', expected: false }]);
+    });
+
+    it('a line that is not JSON-RPC is logged and the session goes on', async () => {
+        const s = await session();
+        expect((await s.prompt([{ type: 'text', text: 'garbage' }])).stopReason).to.equal('end_turn');
+        expect(text('agent_message_chunk')).to.equal('still here');
+        expect(warnings.some(w => w.includes('not a JSON-RPC message') && w.includes('this line is not JSON-RPC'))).to.equal(true);
+        expect((await s.prompt([{ type: 'text', text: 'echo again' }])).stopReason).to.equal('end_turn');
+    });
+
+    it('a prompt the agent fails reports the agent\'s error', async () => {
+        const s = await session();
+        const failure = await s.prompt([{ type: 'text', text: 'fail' }]).then(() => undefined, error => error as { code: number; message: string });
+        expect(failure).to.deep.include({ code: 500, message: 'The model is overloaded; try again later' });
+    });
+
+    it('authenticates when session/new needs it', async () => {
+        const started = start({ FAKE_AGENT_REQUIRE_AUTH: 'k3y' });
+        const init = await started.initialize({ name: 'spec', version: '0' });
+        expect(init.authMethods?.map(m => m.id)).to.deep.equal(['api-key']);
+        const refused = await started.newSession({ cwd: dir, mcpServers: [] }).then(() => undefined, error => error as { code: number });
+        expect(refused?.code).to.equal(-32000);
+        await started.authenticate({ methodId: 'api-key', _meta: { 'api-key': 'k3y' } });
+        expect((await started.newSession({ cwd: dir, mcpServers: [] })).sessionId).to.equal('fake-session-1');
+    });
+
+    it('switches mode and model, and loads a stored session with its replayed history', async () => {
+        const s = await session();
+        await s.setMode('yolo');
+        await s.setModel('fake-flash');
+        expect([s.currentModeId, s.currentModelId]).to.deep.equal(['yolo', 'fake-flash']);
+        const loaded = await agent!.loadSession({ sessionId: 'stored-7', cwd: dir, mcpServers: [] });
+        expect(loaded.sessionId).to.equal('stored-7');
+        expect(text('user_message_chunk')).to.equal('earlier question');
+        expect(recorded().map(r => r.method)).to.include.members(['session/set_mode', 'session/set_model', 'session/load']);
+    });
+
+    it('an agent that is not installed fails with its command named', async () => {
+        const started = start({}, path.join(dir, 'no-such-agent'));
+        const failure = await started.initialize({ name: 'spec', version: '0' }).then(() => undefined, error => error);
+        expect(failure).to.be.instanceOf(AcpAgentNotFoundError);
+        expect((failure as AcpAgentNotFoundError).command).to.equal(path.join(dir, 'no-such-agent'));
+    });
+
+    it('dispose stops the agent\'s whole process group', async () => {
+        await session();
+        const pid = agent!.connection.pid!;
+        await agent!.dispose();
+        expect(() => process.kill(-pid, 0)).to.throw();
+    });
+});

@@ -1,0 +1,194 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import { AcpLogger } from '../common/acp-logger';
+import { ToolCallState, ToolCallTracker } from '../common/tool-call-tracker';
+import { AcpAgentConnection, AcpAgentExit, AcpAgentLaunch } from './acp-agent-connection';
+
+/** What the embedding IDE provides to every session of an agent. */
+export interface AcpClientServices {
+    /** Asks the user; `toolCall` is everything known about the call so far, the request's own fields included. */
+    askPermission(session: AcpSession, params: acp.RequestPermissionRequest, toolCall: ToolCallState): Promise<acp.RequestPermissionOutcome>;
+    /** A session update, after the session's tool-call state took it in. */
+    onUpdate(session: AcpSession, update: acp.SessionUpdate, toolCall?: ToolCallState): void;
+    readTextFile?(session: AcpSession, params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
+    writeTextFile?(session: AcpSession, params: acp.WriteTextFileRequest): Promise<void>;
+    terminals?: {
+        create(session: AcpSession, params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse>;
+        output(params: acp.TerminalOutputRequest): Promise<acp.TerminalOutputResponse>;
+        waitForExit(params: acp.WaitForTerminalExitRequest, signal: AbortSignal): Promise<acp.WaitForTerminalExitResponse>;
+        kill(params: acp.KillTerminalRequest): Promise<void>;
+        release(params: acp.ReleaseTerminalRequest): Promise<void>;
+    };
+}
+
+/** The session state returned by session/new or session/load; `models` is Gemini CLI's extension. */
+export interface AcpSessionSetup {
+    readonly modes?: acp.SessionModeState | null;
+    readonly models?: { currentModelId?: string; availableModels?: { modelId: string; name: string; description?: string | null }[] } | null;
+}
+
+/**
+ * One ACP session of an agent: its tool calls, its mode, and the permission requests waiting for
+ * the user, which a cancelled turn answers `cancelled` (agents such as Gemini CLI keep waiting
+ * for the answer otherwise).
+ */
+export class AcpSession {
+    readonly toolCalls = new ToolCallTracker();
+    protected readonly pendingPermissions = new Set<(outcome: acp.RequestPermissionOutcome) => void>();
+    currentModeId?: string;
+    currentModelId?: string;
+
+    constructor(readonly agent: AcpAgent, readonly sessionId: string, public setup: AcpSessionSetup) {
+        this.currentModeId = setup.modes?.currentModeId;
+        this.currentModelId = setup.models?.currentModelId;
+    }
+
+    prompt(prompt: acp.ContentBlock[]): Promise<acp.PromptResponse> {
+        return this.agent.connection.prompt({ sessionId: this.sessionId, prompt });
+    }
+
+    /** Asks the agent to stop the turn and withdraws every question it is waiting on. */
+    async cancel(): Promise<void> {
+        this.pendingPermissions.forEach(resolve => resolve({ outcome: 'cancelled' }));
+        this.pendingPermissions.clear();
+        if (!this.agent.connection.hasExited) {
+            await this.agent.connection.cancel(this.sessionId);
+        }
+    }
+
+    async setMode(modeId: string): Promise<void> {
+        await this.agent.connection.setMode(this.sessionId, modeId);
+        this.currentModeId = modeId;
+    }
+
+    async setModel(modelId: string): Promise<void> {
+        await this.agent.connection.setModel(this.sessionId, modelId);
+        this.currentModelId = modelId;
+    }
+
+    get waitingForPermission(): number {
+        return this.pendingPermissions.size;
+    }
+
+    /** @internal routed here by the agent */
+    handleUpdate(update: acp.SessionUpdate): void {
+        if (update.sessionUpdate === 'current_mode_update') {
+            this.currentModeId = update.currentModeId;
+        }
+        const toolCall = update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update' ? this.toolCalls.apply(update).state : undefined;
+        this.agent.services.onUpdate(this, update, toolCall);
+    }
+
+    /** @internal routed here by the agent */
+    async requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
+        const { state } = this.toolCalls.apply(params.toolCall);
+        let withdraw!: (outcome: acp.RequestPermissionOutcome) => void;
+        const withdrawn = new Promise<acp.RequestPermissionOutcome>(resolve => withdraw = resolve);
+        this.pendingPermissions.add(withdraw);
+        const onAbort = () => withdraw({ outcome: 'cancelled' });
+        signal.addEventListener('abort', onAbort);
+        try {
+            const outcome = await Promise.race([this.agent.services.askPermission(this, params, state), withdrawn]);
+            if (outcome.outcome === 'selected' && !params.options.some(option => option.optionId === outcome.optionId)) {
+                throw new Error(`The answer ${outcome.optionId} is not one of the options offered`);
+            }
+            return { outcome };
+        } finally {
+            signal.removeEventListener('abort', onAbort);
+            this.pendingPermissions.delete(withdraw);
+        }
+    }
+}
+
+/**
+ * A running ACP agent and its sessions. Requests from the agent are routed to the session they
+ * name; a request for a session this client never opened is refused.
+ */
+export class AcpAgent {
+    readonly connection: AcpAgentConnection;
+    protected readonly sessions = new Map<string, AcpSession>();
+
+    constructor(launch: AcpAgentLaunch, readonly services: AcpClientServices, protected readonly logger: AcpLogger) {
+        this.connection = new AcpAgentConnection(launch, {
+            sessionUpdate: notification => {
+                const session = this.sessions.get(notification.sessionId);
+                if (session) {
+                    session.handleUpdate(notification.update);
+                } else {
+                    this.logger.warn(`The agent sent an update for unknown session ${notification.sessionId}; ignored`);
+                }
+            },
+            requestPermission: (params, signal) => this.session(params.sessionId).requestPermission(params, signal),
+            readTextFile: services.readTextFile && (params => services.readTextFile!(this.session(params.sessionId), params)),
+            writeTextFile: services.writeTextFile && (params => services.writeTextFile!(this.session(params.sessionId), params)),
+            ...(services.terminals ? {
+                createTerminal: params => services.terminals!.create(this.session(params.sessionId), params),
+                terminalOutput: params => services.terminals!.output(params),
+                waitForTerminalExit: (params, signal) => services.terminals!.waitForExit(params, signal),
+                killTerminal: params => services.terminals!.kill(params),
+                releaseTerminal: params => services.terminals!.release(params)
+            } : {})
+        }, logger);
+    }
+
+    initialize(clientInfo: { name: string; version: string; title?: string }): Promise<acp.InitializeResponse> {
+        return this.connection.initialize(clientInfo);
+    }
+
+    authenticate(params: acp.AuthenticateRequest): Promise<acp.AuthenticateResponse> {
+        return this.connection.authenticate(params);
+    }
+
+    get initializeResponse(): acp.InitializeResponse | undefined {
+        return this.connection.initializeResponse;
+    }
+
+    async newSession(params: acp.NewSessionRequest): Promise<AcpSession> {
+        const response = await this.connection.newSession(params);
+        return this.register(response.sessionId, response as AcpSessionSetup);
+    }
+
+    /**
+     * Reopens a session the agent stored; the agent replays its history as updates, which may
+     * arrive before the response: the session is registered before asking.
+     */
+    async loadSession(params: acp.LoadSessionRequest): Promise<AcpSession> {
+        const session = this.register(params.sessionId, {});
+        try {
+            const response = await this.connection.loadSession(params);
+            session.setup = response as AcpSessionSetup;
+            session.currentModeId = session.setup.modes?.currentModeId;
+            session.currentModelId = session.setup.models?.currentModelId;
+            return session;
+        } catch (error) {
+            this.sessions.delete(params.sessionId);
+            throw error;
+        }
+    }
+
+    get canLoadSessions(): boolean {
+        return !!this.connection.initializeResponse?.agentCapabilities?.loadSession;
+    }
+
+    protected register(sessionId: string, setup: AcpSessionSetup): AcpSession {
+        const session = new AcpSession(this, sessionId, setup);
+        this.sessions.set(sessionId, session);
+        return session;
+    }
+
+    protected session(sessionId: string): AcpSession {
+        const session = this.sessions.get(sessionId);
+        if (!session) {
+            throw new Error(`Unknown session ${sessionId}`);
+        }
+        return session;
+    }
+
+    onExit(listener: (exit: AcpAgentExit) => void): void {
+        this.connection.onExit(listener);
+    }
+
+    dispose(): Promise<void> {
+        this.sessions.forEach(session => session.cancel().catch(() => undefined));
+        return this.connection.dispose();
+    }
+}

@@ -1,0 +1,191 @@
+/**
+ * A scripted ACP agent for protocol tests, built on the ACP SDK's agent side. The first word of a
+ * prompt picks what it does (see {@link turns}); every request and notification it receives is
+ * appended to $FAKE_AGENT_LOG as one JSON line, so tests can check what the client sent.
+ *
+ * Environment: FAKE_AGENT_LOG (required), FAKE_AGENT_REQUIRE_AUTH=<key> (session/new fails with
+ * auth_required until `authenticate` brings `_meta['api-key']` equal to it).
+ */
+import * as fs from 'fs';
+import { Readable, Writable } from 'stream';
+import * as acp from '@agentclientprotocol/sdk';
+
+const logFile = process.env.FAKE_AGENT_LOG!;
+const record = (kind: string, method: string, params: unknown) => fs.appendFileSync(logFile, JSON.stringify({ kind, method, params }) + '\n');
+
+let authenticated = !process.env.FAKE_AGENT_REQUIRE_AUTH;
+const cancelled = new Map<string, () => void>();
+const history = new Map<string, string[]>();
+let sessions = 0;
+
+type Context = acp.AgentRequestContext<acp.PromptRequest>;
+
+const update = (cx: Context, value: acp.SessionUpdate) => cx.client.notify(acp.methods.client.session.update, { sessionId: cx.params.sessionId, update: value });
+const say = (cx: Context, text: string) => update(cx, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+const untilCancelled = (sessionId: string) => new Promise<void>(resolve => cancelled.set(sessionId, resolve));
+
+const turns: Record<string, (cx: Context, args: string[]) => Promise<acp.PromptResponse>> = {
+    /** Every kind of update a client has to render, in one turn. */
+    async stream(cx) {
+        await update(cx, { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'Thinking about it.' } });
+        await say(cx, 'Hello ');
+        await say(cx, '**world**');
+        await update(cx, {
+            sessionUpdate: 'plan', entries: [
+                { content: 'Read the file', priority: 'high', status: 'completed' },
+                { content: 'Change it', priority: 'medium', status: 'in_progress' },
+                { content: 'Run the tests', priority: 'low', status: 'pending' }
+            ]
+        });
+        await update(cx, { sessionUpdate: 'tool_call', toolCallId: 'call-1', title: 'Searching for TODO', kind: 'search', status: 'pending', rawInput: { pattern: 'TODO' } });
+        await update(cx, { sessionUpdate: 'tool_call_update', toolCallId: 'call-1', status: 'in_progress' });
+        await update(cx, {
+            sessionUpdate: 'tool_call_update', toolCallId: 'call-1', status: 'completed',
+            content: [{ type: 'content', content: { type: 'text', text: 'src/a.ts:3: TODO fix' } }], locations: [{ path: '/w/src/a.ts', line: 3 }]
+        });
+        // First seen in an update, never announced (as Gemini CLI does for failed calls).
+        await update(cx, { sessionUpdate: 'tool_call_update', toolCallId: 'call-2', status: 'failed', kind: 'read', content: [{ type: 'content', content: { type: 'text', text: 'Path not in workspace' } }] });
+        await update(cx, { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'init', description: 'Create a GEMINI.md' }, { name: 'memory show', description: 'Show memory' }] });
+        await update(cx, { sessionUpdate: 'current_mode_update', currentModeId: 'yolo' });
+        await update(cx, { sessionUpdate: 'usage_update', used: 1200, size: 100000, cost: { amount: 0.01, currency: 'USD' } });
+        await say(cx, ' Done.');
+        return { stopReason: 'end_turn' };
+    },
+    /** A change that needs permission, first seen in the request, with its diff; then read and write through the client. */
+    async write(cx, [filePath, ...words]) {
+        const newText = words.join(' ') + '\n';
+        const before = await cx.client.request(acp.methods.client.fs.readTextFile, { sessionId: cx.params.sessionId, path: filePath });
+        const toolCall: acp.ToolCallUpdate = {
+            toolCallId: 'write-1', title: `Writing to ${filePath}`, kind: 'edit', status: 'pending',
+            content: [{ type: 'diff', path: filePath, oldText: before.content, newText }], locations: [{ path: filePath }]
+        };
+        const answer = await cx.client.request(acp.methods.client.session.requestPermission, {
+            sessionId: cx.params.sessionId, toolCall, options: [
+                { optionId: 'proceed_always', name: 'Allow for this session', kind: 'allow_always' },
+                { optionId: 'proceed_once', name: 'Allow', kind: 'allow_once' },
+                { optionId: 'cancel', name: 'Reject', kind: 'reject_once' }
+            ]
+        });
+        if (answer.outcome.outcome === 'cancelled') {
+            return { stopReason: 'cancelled' };
+        }
+        if (answer.outcome.optionId === 'cancel') {
+            await say(cx, 'The change was rejected.');
+            return { stopReason: 'end_turn' };
+        }
+        await cx.client.request(acp.methods.client.fs.writeTextFile, { sessionId: cx.params.sessionId, path: filePath, content: newText });
+        await update(cx, { sessionUpdate: 'tool_call_update', toolCallId: 'write-1', status: 'completed' });
+        await say(cx, `Wrote ${filePath} (${answer.outcome.optionId}).`);
+        return { stopReason: 'end_turn' };
+    },
+    async read(cx, [filePath, line, limit]) {
+        const read = await cx.client.request(acp.methods.client.fs.readTextFile, {
+            sessionId: cx.params.sessionId, path: filePath, line: line ? Number(line) : undefined, limit: limit ? Number(limit) : undefined
+        });
+        await say(cx, JSON.stringify(read.content));
+        return { stopReason: 'end_turn' };
+    },
+    /** Runs `sh -c <rest>` in a client terminal with a 64-byte output limit and reports the result. */
+    async terminal(cx, words) {
+        const terminal = await cx.client.createTerminal({ sessionId: cx.params.sessionId, command: 'sh', args: ['-c', words.join(' ')], outputByteLimit: 64 });
+        await update(cx, { sessionUpdate: 'tool_call', toolCallId: 'term-1', title: words.join(' '), kind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId: terminal.id }] });
+        const exit = await terminal.waitForExit();
+        const output = await terminal.currentOutput();
+        await terminal.release();
+        await update(cx, { sessionUpdate: 'tool_call_update', toolCallId: 'term-1', status: 'completed' });
+        await say(cx, JSON.stringify({ exit, output }));
+        return { stopReason: 'end_turn' };
+    },
+    async slow(cx) {
+        await say(cx, 'Working on it');
+        await untilCancelled(cx.params.sessionId);
+        return { stopReason: 'cancelled' };
+    },
+    /** Asks permission and waits; a client that cancels the turn must answer the request `cancelled`. */
+    async ask(cx) {
+        const answer = await cx.client.request(acp.methods.client.session.requestPermission, {
+            sessionId: cx.params.sessionId, toolCall: { toolCallId: 'ask-1', title: 'rm -rf build', kind: 'execute' },
+            options: [{ optionId: 'yes', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }]
+        });
+        await say(cx, `permission: ${JSON.stringify(answer.outcome)}`);
+        return { stopReason: answer.outcome.outcome === 'cancelled' ? 'cancelled' : 'end_turn' };
+    },
+    async crash() {
+        process.stderr.write('fatal: simulated crash of the fake agent\n');
+        process.exit(3);
+    },
+    async garbage(cx) {
+        process.stdout.write('this line is not JSON-RPC\n');
+        await say(cx, 'still here');
+        return { stopReason: 'end_turn' };
+    },
+    async fail() {
+        throw new acp.RequestError(500, 'The model is overloaded; try again later');
+    },
+    async echo(cx) {
+        const text = cx.params.prompt.map(block => block.type === 'text' ? block.text : `[${block.type}]`).join('|');
+        await say(cx, text);
+        return { stopReason: 'end_turn' };
+    }
+};
+
+acp.agent({ name: 'fake-acp-agent' })
+    .onRequest(acp.methods.agent.initialize, ({ params }) => {
+        record('request', 'initialize', params);
+        return {
+            protocolVersion: acp.PROTOCOL_VERSION,
+            agentInfo: { name: 'fake-acp-agent', version: '1.0.0' },
+            agentCapabilities: { loadSession: true, mcpCapabilities: { http: true, sse: false } },
+            authMethods: [{ id: 'api-key', name: 'API key', description: 'Use an API key' }]
+        };
+    })
+    .onRequest(acp.methods.agent.authenticate, ({ params }) => {
+        record('request', 'authenticate', params);
+        if (params._meta?.['api-key'] !== process.env.FAKE_AGENT_REQUIRE_AUTH) {
+            throw new acp.RequestError(-32000, 'Invalid API key');
+        }
+        authenticated = true;
+        return {};
+    })
+    .onRequest(acp.methods.agent.session.new, ({ params }) => {
+        record('request', 'session/new', params);
+        if (!authenticated) {
+            throw acp.RequestError.authRequired(undefined, 'An API key is required');
+        }
+        const sessionId = `fake-session-${++sessions}`;
+        history.set(sessionId, []);
+        return {
+            sessionId,
+            modes: { currentModeId: 'default', availableModes: [{ id: 'default', name: 'Default' }, { id: 'yolo', name: 'YOLO' }] },
+            models: { currentModelId: 'fake-pro', availableModels: [{ modelId: 'fake-pro', name: 'Fake Pro' }, { modelId: 'fake-flash', name: 'Fake Flash' }] }
+        };
+    })
+    .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+        record('request', 'session/load', params);
+        await client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'earlier question' } } });
+        await client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'earlier answer' } } });
+        return { modes: { currentModeId: 'default', availableModes: [{ id: 'default', name: 'Default' }] } };
+    })
+    .onRequest(acp.methods.agent.session.setMode, async ({ params, client }) => {
+        record('request', 'session/set_mode', params);
+        await client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'current_mode_update', currentModeId: params.modeId } });
+        return {};
+    })
+    .onRequest<{ sessionId: string; modelId: string }, object>('session/set_model', (raw: unknown) => raw as { sessionId: string; modelId: string }, ({ params }) => {
+        record('request', 'session/set_model', params);
+        return {};
+    })
+    .onRequest(acp.methods.agent.session.prompt, async cx => {
+        record('request', 'session/prompt', cx.params);
+        const first = cx.params.prompt.find(block => block.type === 'text');
+        const [word, ...args] = (first?.type === 'text' ? first.text : '').trim().split(/\s+/);
+        history.get(cx.params.sessionId)?.push(word);
+        const turn = turns[word] ?? turns.echo;
+        return turn(cx, args);
+    })
+    .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+        record('notification', 'session/cancel', params);
+        cancelled.get(params.sessionId)?.();
+    })
+    .connect(acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>))
+    .closed.then(() => process.exit(0));

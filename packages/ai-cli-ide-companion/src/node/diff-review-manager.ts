@@ -13,6 +13,7 @@ import { CLI_FLAVOUR_DISPLAY_NAMES } from '@theia-cli-companion/ai-cli-ide-proto
 import { CompanionLogger } from './companion-logger';
 import { CompanionMcpServer } from './companion-mcp-server';
 import { describe } from './describe-error';
+import { isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/workspace-boundary';
 
 export interface OpenDiff {
     readonly id: string;
@@ -194,8 +195,7 @@ export class DiffReviewManager {
             throw new Error(`filePath must be absolute, got ${JSON.stringify(filePath)}`);
         }
         const roots = this.options.roots();
-        const real = await realpathOfNearestExisting(path.normalize(filePath));
-        if (!roots.some(root => real === root || real.startsWith(root.endsWith(path.sep) ? root : root + path.sep))) {
+        if (!await isInsideRoots(filePath, roots)) {
             throw new Error(roots.length
                 ? `${filePath} is outside the workspace folders of this window (${roots.join(', ')}); refusing to show a change to it`
                 : `This window has no workspace folder open; refusing to show a change to ${filePath}`);
@@ -228,23 +228,6 @@ function toolError(message: string): CallToolResult {
 
 function closeResult(content: string | null): CallToolResult {
     return { content: [{ type: 'text', text: JSON.stringify({ content }) }] };
-}
-
-async function realpathOfNearestExisting(filePath: string): Promise<string> {
-    let current = filePath;
-    const rest: string[] = [];
-    for (;;) {
-        try {
-            return path.join(await fs.promises.realpath(current), ...rest.reverse());
-        } catch {
-            const parent = path.dirname(current);
-            if (parent === current) {
-                return filePath;
-            }
-            rest.push(path.basename(current));
-            current = parent;
-        }
-    }
 }
 
 async function looksBinary(filePath: string): Promise<boolean> {

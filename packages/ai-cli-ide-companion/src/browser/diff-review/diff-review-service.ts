@@ -21,10 +21,14 @@ import { CompanionOutput } from '../companion-output';
 import { PROPOSAL_SCHEME, EMPTY_ORIGINAL_SCHEME, ProposedContentResource, ProposedContentResourceResolver } from './proposed-content-resource-resolver';
 
 /** A proposal as the window reviews it: its text decoded from the RPC. */
-type ReviewedProposal = Omit<DiffProposal, 'newContent'> & { readonly newContent: string };
+export type ReviewedProposal = Omit<DiffProposal, 'newContent'> & { readonly newContent: string };
+
+/** Who hears the user's answer to a review opened in the window itself rather than by a CLI through the backend. */
+export type DiffOutcomeHandler = (outcome: { accepted: true; content: string } | { accepted: false }) => void;
 
 interface ReviewedDiff {
     readonly proposal: ReviewedProposal;
+    readonly onOutcome?: DiffOutcomeHandler;
     readonly proposalUri: URI;
     /** The file's etag when the diff opened ('absent' for a new file): a change means someone else wrote it. */
     etagAtOpen?: string;
@@ -67,10 +71,17 @@ export class DiffReviewService {
     }
 
     async openDiff(wire: DiffProposal): Promise<void> {
-        const proposal: ReviewedProposal = { ...wire, newContent: fromRpcText(wire.newContent) };
+        return this.review({ ...wire, newContent: fromRpcText(wire.newContent) });
+    }
+
+    /**
+     * Opens a review whose answer goes to `onOutcome` instead of a CLI session (an ACP agent's
+     * permission request, say); everything else is the same review the CLIs get.
+     */
+    async review(proposal: ReviewedProposal, onOutcome?: DiffOutcomeHandler): Promise<void> {
         const fileUri = new URI(proposal.fileUri);
         const proposalUri = new URI(`${PROPOSAL_SCHEME}:${fileUri.path.toString()}`).withQuery(proposal.id);
-        const diff: ReviewedDiff = { proposal, proposalUri, resolved: false };
+        const diff: ReviewedDiff = { proposal, proposalUri, resolved: false, onOutcome };
         diff.etagAtOpen = (await this.fileService.resolve(fileUri).catch(() => undefined))?.etag ?? 'absent';
         this.diffs.set(proposal.id, diff);
         this.resources.register(new ProposedContentResource(proposalUri, proposal.newContent, content => this.accept(proposal.id, content)));
@@ -125,7 +136,7 @@ export class DiffReviewService {
             return;
         }
         const accepted = this.reportedText(diff, shown)!;
-        if (this.preferences[DIFF_WRITE_ON_ACCEPT_PREF]) {
+        if (this.preferences[DIFF_WRITE_ON_ACCEPT_PREF] && !diff.onOutcome) {
             await this.writeAccepted(diff, accepted);
         }
         this.report(diff, { accepted: true, content: accepted });
@@ -231,6 +242,11 @@ export class DiffReviewService {
 
     protected report(diff: ReviewedDiff, outcome: { accepted: true; content: string } | { accepted: false }): void {
         diff.resolved = true;
+        if (diff.onOutcome) {
+            diff.onOutcome(outcome);
+            this.onDidChangeEmitter.fire();
+            return;
+        }
         const wire: DiffOutcome = outcome.accepted ? { accepted: true, content: toRpcText(outcome.content) } : outcome;
         this.backend.resolveDiff(diff.proposal.id, wire).catch(error => {
             this.logger.error(`Could not report the outcome of diff ${diff.proposal.id}: ${error}`);

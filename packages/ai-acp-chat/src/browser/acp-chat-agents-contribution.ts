@@ -1,0 +1,87 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import { inject, injectable, named } from '@theia/core/shared/inversify';
+import { FrontendApplicationContribution } from '@theia/core/lib/browser/frontend-application-contribution';
+import { ILogger } from '@theia/core/lib/common/logger';
+import { MessageService } from '@theia/core/lib/common/message-service';
+import { nls } from '@theia/core/lib/common/nls';
+import { ChatAgentService } from '@theia/ai-chat';
+import { AgentService, PromptService } from '@theia/ai-core';
+import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
+import { DiffReviewService } from '@theia-cli-companion/ai-cli-ide-companion/lib/browser/diff-review/diff-review-service';
+import { BUILT_IN_ACP_AGENTS, parseAgentDefinitions } from '@theia-cli-companion/acp-client/lib/common/acp-agent-definition';
+import { AcpChatBackend } from '../common/acp-chat-protocol';
+import { ACP_AGENTS_PREF, ACP_BUILT_IN_AGENTS_PREF, AcpChatPreferences } from '../common/acp-chat-preferences';
+import { AcpChatAgent } from './acp-chat-agent';
+import { AcpChatClientImpl } from './acp-chat-client-impl';
+
+/**
+ * Keeps Theia AI's chat agents in step with the configured ACP agents (the built-ins and the
+ * user's `aiCliCompanion.acp.agents`), and offers each agent's slash commands in the chat input.
+ */
+@injectable()
+export class AcpChatAgentsContribution implements FrontendApplicationContribution {
+
+    @inject(ChatAgentService) protected readonly chatAgents: ChatAgentService;
+    @inject(AgentService) protected readonly agentService: AgentService;
+    @inject(PromptService) protected readonly prompts: PromptService;
+    @inject(AcpChatBackend) protected readonly backend: AcpChatBackend;
+    @inject(AcpChatClientImpl) protected readonly client: AcpChatClientImpl;
+    @inject(DiffReviewService) protected readonly diffs: DiffReviewService;
+    @inject(WorkspaceService) protected readonly workspace: WorkspaceService;
+    @inject(AcpChatPreferences) protected readonly preferences: AcpChatPreferences;
+    @inject(MessageService) protected readonly messages: MessageService;
+    @inject(ILogger) @named('ai-acp-chat:AcpChatAgents') protected readonly logger: ILogger;
+
+    protected registered: AcpChatAgent[] = [];
+    protected readonly commandFragments = new Map<string, string[]>();
+
+    onStart(): void {
+        this.preferences.ready.then(() => {
+            this.update();
+            this.preferences.onPreferenceChanged(change => {
+                if (change.preferenceName === ACP_AGENTS_PREF || change.preferenceName === ACP_BUILT_IN_AGENTS_PREF) {
+                    this.update();
+                }
+            });
+        });
+    }
+
+    protected update(): void {
+        const builtIns = this.preferences[ACP_BUILT_IN_AGENTS_PREF] ? BUILT_IN_ACP_AGENTS : [];
+        const { definitions, problems } = parseAgentDefinitions(this.preferences[ACP_AGENTS_PREF], builtIns);
+        problems.forEach(problem => {
+            this.logger.warn(problem);
+            this.messages.warn(nls.localize('theia-cli-companion/acp-chat/badAgent', 'Setting {0}: {1}', ACP_AGENTS_PREF, problem));
+        });
+        this.registered.forEach(agent => {
+            this.chatAgents.unregisterChatAgent(agent.id);
+            this.agentService.unregisterAgent(agent.id);
+        });
+        this.registered = definitions.map(definition => new AcpChatAgent(definition, {
+            backend: this.backend, client: this.client, diffs: this.diffs,
+            workspace: async () => {
+                const roots = (await this.workspace.roots).map(root => root.resource.path.fsPath());
+                return roots.length ? { cwd: roots[0], roots } : undefined;
+            },
+            onCommands: (agent, commands) => this.offerCommands(agent, commands)
+        }));
+        this.registered.forEach(agent => {
+            this.agentService.registerAgent(agent);
+            this.chatAgents.registerChatAgent(agent);
+        });
+    }
+
+    /** The agent's own commands (Gemini CLI: /memory, /init, …) complete after "/" when it is addressed. */
+    protected offerCommands(agent: AcpChatAgent, commands: acp.AvailableCommand[]): void {
+        (this.commandFragments.get(agent.id) ?? []).forEach(id => this.prompts.removePromptFragment(id));
+        const ids = commands.filter(command => /^[\w.-]+$/.test(command.name)).map(command => {
+            const id = `acp-${agent.id}-command-${command.name}`;
+            this.prompts.addBuiltInPromptFragment({
+                id, template: `/${command.name}`, isCommand: true, commandName: command.name, commandDescription: command.description,
+                commandArgumentHint: command.input?.hint ?? undefined, commandAgents: [agent.id]
+            });
+            return id;
+        });
+        this.commandFragments.set(agent.id, ids);
+    }
+}

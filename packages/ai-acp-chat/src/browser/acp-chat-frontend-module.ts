@@ -1,0 +1,19 @@
+import { ContainerModule } from '@theia/core/shared/inversify';
+import { FrontendApplicationContribution } from '@theia/core/lib/browser/frontend-application-contribution';
+import { RemoteConnectionProvider, ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/service-connection-provider';
+import { AcpChatBackend, acpChatServicePath } from '../common/acp-chat-protocol';
+import { bindAcpChatPreferences } from '../common/acp-chat-preferences';
+import { AcpChatAgentsContribution } from './acp-chat-agents-contribution';
+import { AcpChatClientImpl } from './acp-chat-client-impl';
+import { AcpFileAccess } from './acp-file-access';
+
+export default new ContainerModule(bind => {
+    bindAcpChatPreferences(bind);
+    bind(AcpFileAccess).toSelf().inSingletonScope();
+    bind(AcpChatClientImpl).toSelf().inSingletonScope();
+    bind(AcpChatBackend).toDynamicValue(ctx =>
+        ctx.container.get<ServiceConnectionProvider>(RemoteConnectionProvider).createProxy<AcpChatBackend>(acpChatServicePath, ctx.container.get(AcpChatClientImpl))
+    ).inSingletonScope();
+    bind(AcpChatAgentsContribution).toSelf().inSingletonScope();
+    bind(FrontendApplicationContribution).toService(AcpChatAgentsContribution);
+});

@@ -1,0 +1,184 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import {
+    MarkdownChatResponseContentImpl, MutableChatRequestModel, QuestionResponseContentImpl, ThinkingChatResponseContentImpl,
+    ToolCallChatResponseContentImpl, ErrorChatResponseContentImpl
+} from '@theia/ai-chat';
+import { ToolCallChatResponseContent } from '@theia/ai-chat/lib/common/chat-model';
+import { nls } from '@theia/core/lib/common/nls';
+import { FileUri } from '@theia/core/lib/common/file-uri';
+import { diffsOf, ToolCallState } from '@theia-cli-companion/acp-client/lib/common/tool-call-tracker';
+import type { DiffReviewService } from '@theia-cli-companion/ai-cli-ide-companion/lib/browser/diff-review/diff-review-service';
+import { AcpTurnSink } from './acp-chat-client-impl';
+
+/** A tool call part whose title may arrive after its first update. */
+export class AcpToolCallContent extends ToolCallChatResponseContentImpl {
+    override merge(next: ToolCallChatResponseContent): boolean {
+        const merged = super.merge(next);
+        if (merged && next.id === this.id && next.name) {
+            this._name = next.name;
+        }
+        return merged;
+    }
+}
+
+const TERMINAL_STATUSES = new Set(['completed', 'failed']);
+
+/**
+ * One prompt turn of an ACP agent, rendered into a Theia chat response: message chunks as
+ * markdown, thoughts as a collapsed thinking part, plans as a checklist, tool calls with their
+ * kind, title, status and output, and permission requests as questions (with the proposed change
+ * in a Monaco diff review when the tool call carries one).
+ */
+export class AcpChatTurn implements AcpTurnSink {
+    /** Paths the user allowed with an edited proposal: the agent's write is replaced by the user's text. */
+    protected readonly editedProposals = new Map<string, { proposed: string; edited: string }>();
+    protected readonly openReviews = new Set<string>();
+    protected lastPlan = '';
+    exitMessage?: string;
+
+    constructor(
+        protected readonly request: MutableChatRequestModel,
+        protected readonly agentName: string,
+        protected readonly diffs: DiffReviewService,
+        protected readonly onCommands: (commands: acp.AvailableCommand[]) => void,
+        protected readonly onMode: (modeId: string) => void
+    ) { }
+
+    protected add(content: Parameters<MutableChatRequestModel['response']['response']['addContent']>[0]): void {
+        this.request.response.response.addContent(content);
+    }
+
+    onUpdate(update: acp.SessionUpdate, toolCall?: ToolCallState): void {
+        switch (update.sessionUpdate) {
+            case 'agent_message_chunk':
+                this.add(new MarkdownChatResponseContentImpl(textOf(update.content)));
+                break;
+            case 'agent_thought_chunk':
+                this.add(new ThinkingChatResponseContentImpl(textOf(update.content), ''));
+                break;
+            case 'tool_call':
+            case 'tool_call_update':
+                if (toolCall) {
+                    this.addToolCall(toolCall);
+                }
+                break;
+            case 'plan':
+                this.addPlan(update.entries);
+                break;
+            case 'available_commands_update':
+                this.onCommands(update.availableCommands);
+                break;
+            case 'current_mode_update':
+                this.onMode(update.currentModeId);
+                break;
+            case 'usage_update':
+                this.request.session.setSuggestions([nls.localize('theia-cli-companion/acp-chat/usage', 'Context: {0} of {1} tokens used', update.used, update.size)]);
+                break;
+            default:
+                // user_message_chunk (a replay) and kinds newer than this client: nothing to render in a live turn.
+                break;
+        }
+    }
+
+    protected addToolCall(state: ToolCallState): void {
+        const args = JSON.stringify(state.rawInput ?? { kind: state.kind, locations: state.locations.map(location => location.path) });
+        const finished = TERMINAL_STATUSES.has(state.status);
+        const output = state.content.map(item => item.type === 'content' ? textOf(item.content)
+            : item.type === 'diff' ? `diff of ${item.path}` : `terminal ${item.terminalId}`).join('\n');
+        const result = finished ? (state.status === 'failed' ? `failed: ${output}` : output || state.status) : undefined;
+        this.add(new AcpToolCallContent(state.toolCallId, `${state.title} (${state.kind}, ${state.status})`, args, finished, result));
+    }
+
+    protected addPlan(entries: acp.PlanEntry[]): void {
+        const checklist = entries.map(entry => `- [${entry.status === 'completed' ? 'x' : ' '}] ${entry.content}${entry.status === 'in_progress' ? ' *(in progress)*' : ''}`).join('\n');
+        if (checklist !== this.lastPlan) {
+            this.lastPlan = checklist;
+            this.add(new MarkdownChatResponseContentImpl(`\n\n**${nls.localize('theia-cli-companion/acp-chat/plan', 'Plan')}**\n\n${checklist}\n\n`));
+        }
+    }
+
+    askPermission(params: acp.RequestPermissionRequest, toolCall: ToolCallState): Promise<acp.RequestPermissionOutcome> {
+        this.addToolCall(toolCall);
+        return new Promise(resolve => {
+            const response = this.request.response;
+            let settled = false;
+            const reviewIds: string[] = [];
+            const settle = (outcome: acp.RequestPermissionOutcome) => {
+                if (settled) {
+                    return;
+                }
+                settled = true;
+                if (outcome.outcome === 'selected') {
+                    question.selectedOption = options.find(option => option.value === outcome.optionId);
+                }
+                reviewIds.forEach(id => {
+                    this.openReviews.delete(id);
+                    this.diffs.reject(id).catch(() => undefined);
+                });
+                response.stopWaitingForInput();
+                resolve(outcome);
+            };
+            const options = params.options.map(option => ({ text: option.name, value: option.optionId, description: option.kind }));
+            const question = new QuestionResponseContentImpl(
+                nls.localize('theia-cli-companion/acp-chat/permission', '{0} asks to run: {1}', this.agentName, toolCall.title),
+                options, this.request, selected => settle({ outcome: 'selected', optionId: String(selected.value) }),
+                { header: nls.localize('theia-cli-companion/acp-chat/permissionHeader', 'Permission') });
+            this.add(question);
+            response.waitForInput();
+            response.cancellationToken.onCancellationRequested(() => settle({ outcome: 'cancelled' }));
+            const allow = params.options.find(option => option.kind === 'allow_once') ?? params.options.find(option => option.kind.startsWith('allow'));
+            const reject = params.options.find(option => option.kind === 'reject_once') ?? params.options.find(option => option.kind.startsWith('reject'));
+            for (const diff of diffsOf(toolCall)) {
+                const id = `acp-${toolCall.toolCallId}-${reviewIds.length}`;
+                reviewIds.push(id);
+                this.openReviews.add(id);
+                this.diffs.review({
+                    id, fileUri: FileUri.create(diff.path).toString(), newContent: diff.newText, fileExists: !!diff.oldText,
+                    proposedBy: this.agentName
+                }, outcome => {
+                    this.openReviews.delete(id);
+                    if (outcome.accepted && allow) {
+                        if (outcome.content !== diff.newText) {
+                            this.editedProposals.set(diff.path, { proposed: diff.newText, edited: outcome.content });
+                        }
+                        settle({ outcome: 'selected', optionId: allow.optionId });
+                    } else if (!outcome.accepted && reject) {
+                        settle({ outcome: 'selected', optionId: reject.optionId });
+                    }
+                }).catch(error => this.add(new ErrorChatResponseContentImpl(new Error(`The proposed change could not be shown: ${error}`))));
+            }
+        });
+    }
+
+    contentToWrite(request: acp.WriteTextFileRequest): string {
+        const edited = this.editedProposals.get(request.path);
+        if (edited && edited.proposed === request.content) {
+            this.editedProposals.delete(request.path);
+            this.add(new MarkdownChatResponseContentImpl(`\n\n*${nls.localize('theia-cli-companion/acp-chat/wroteEdited', 'Wrote {0} with your edits to the proposal.', request.path)}*\n\n`));
+            return edited.edited;
+        }
+        return request.content;
+    }
+
+    onAgentExit(message: string): void {
+        this.exitMessage = message;
+    }
+
+    /** Closes the reviews still open when the turn ends (cancelled, failed): their questions are moot. */
+    dispose(): void {
+        this.openReviews.forEach(id => this.diffs.reject(id).catch(() => undefined));
+        this.openReviews.clear();
+    }
+}
+
+function textOf(content: acp.ContentBlock | undefined | null): string {
+    if (!content) {
+        return '';
+    }
+    switch (content.type) {
+        case 'text': return content.text;
+        case 'resource_link': return `[${content.name}](${content.uri})`;
+        case 'resource': return 'text' in content.resource ? content.resource.text : `[${content.resource.uri}]`;
+        default: return `*[${content.type}]*`;
+    }
+}

@@ -1,0 +1,50 @@
+import { interfaces } from '@theia/core/shared/inversify';
+import { nls } from '@theia/core/lib/common/nls';
+import { PreferenceContribution, PreferenceSchema } from '@theia/core/lib/common/preferences/preference-schema';
+import { createPreferenceProxy, PreferenceProxy } from '@theia/core/lib/common/preferences/preference-proxy';
+import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
+
+export const ACP_AGENTS_PREF = 'aiCliCompanion.acp.agents';
+export const ACP_BUILT_IN_AGENTS_PREF = 'aiCliCompanion.acp.builtInAgents';
+
+export const acpChatPreferenceSchema: PreferenceSchema = {
+    properties: {
+        [ACP_AGENTS_PREF]: {
+            type: 'array',
+            default: [],
+            items: {
+                type: 'object',
+                required: ['name', 'command'],
+                additionalProperties: false,
+                properties: {
+                    name: { type: 'string', description: nls.localize('theia-cli-companion/acp-chat/agentName', 'How you address the agent in the chat: @name (letters, digits, "_", "-", ".").') },
+                    command: { type: 'string', description: nls.localize('theia-cli-companion/acp-chat/agentCommand', 'The executable that speaks ACP on its stdio: a name on the PATH or an absolute path.') },
+                    args: { type: 'array', items: { type: 'string' } },
+                    env: { type: 'object', additionalProperties: { type: 'string' } },
+                    description: { type: 'string' },
+                    installCommand: { type: 'string' }
+                }
+            },
+            description: nls.localize('theia-cli-companion/acp-chat/agents',
+                'More Agent Client Protocol agents for the AI chat, each {"name", "command", "args", "env"}. An entry named like a built-in agent (Gemini, Qwen) replaces it.')
+        },
+        [ACP_BUILT_IN_AGENTS_PREF]: {
+            type: 'boolean',
+            default: true,
+            description: nls.localize('theia-cli-companion/acp-chat/builtIns', 'Offer Gemini CLI (gemini --acp) and Qwen Code (qwen --acp) as chat agents.')
+        }
+    }
+};
+
+export interface AcpChatConfiguration {
+    [ACP_AGENTS_PREF]: unknown[];
+    [ACP_BUILT_IN_AGENTS_PREF]: boolean;
+}
+
+export const AcpChatPreferences = Symbol('AcpChatPreferences');
+export type AcpChatPreferences = PreferenceProxy<AcpChatConfiguration>;
+
+export function bindAcpChatPreferences(bind: interfaces.Bind): void {
+    bind(AcpChatPreferences).toDynamicValue(ctx => createPreferenceProxy(ctx.container.get<PreferenceService>(PreferenceService), acpChatPreferenceSchema)).inSingletonScope();
+    bind(PreferenceContribution).toConstantValue({ schema: acpChatPreferenceSchema });
+}

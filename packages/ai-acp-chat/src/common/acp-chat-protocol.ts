@@ -1,0 +1,64 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import { RpcServer } from '@theia/core/lib/common/messaging/proxy-factory';
+import type { AcpAgentDefinition } from '@theia-cli-companion/acp-client/lib/common/acp-agent-definition';
+import type { ToolCallState } from '@theia-cli-companion/acp-client/lib/common/tool-call-tracker';
+
+export const acpChatServicePath = '/services/ai-acp-chat';
+
+/** One chat session's ACP session, as the window needs to know it. */
+export interface AcpSessionInfo {
+    readonly chatSessionId: string;
+    /** The agent's session id: stored with the chat so a reopened chat can load it. */
+    readonly sessionId: string;
+    readonly agentInfo?: { name: string; title?: string | null; version: string } | null;
+    readonly modes?: acp.SessionModeState | null;
+    readonly models?: { currentModelId?: string; availableModels?: { modelId: string; name: string }[] } | null;
+    /** True when the agent replayed a stored session (session/load) instead of starting one. */
+    readonly loaded: boolean;
+}
+
+export interface StartAcpSessionRequest {
+    readonly chatSessionId: string;
+    readonly agent: AcpAgentDefinition;
+    /** Absolute path of the workspace folder the agent works in. */
+    readonly cwd: string;
+    /** Every workspace folder, for the agent's file access checks. */
+    readonly roots: readonly string[];
+    /** The agent's session id of a chat being reopened, to load when the agent can. */
+    readonly loadSessionId?: string;
+}
+
+/** Why a session could not start, in a form the chat can act on. */
+export type AcpStartFailure =
+    | { readonly kind: 'not-installed'; readonly command: string; readonly installCommand?: string }
+    | { readonly kind: 'auth-required'; readonly message: string; readonly methods: readonly acp.AuthMethod[] }
+    | { readonly kind: 'failed'; readonly message: string };
+
+export type AcpStartResult = { readonly ok: true; readonly session: AcpSessionInfo } | { readonly ok: false; readonly failure: AcpStartFailure };
+
+export type AcpPromptResult = { readonly ok: true; readonly stopReason: acp.StopReason; readonly meta?: unknown } | { readonly ok: false; readonly message: string };
+
+export const AcpChatBackend = Symbol('AcpChatBackend');
+/** One per window: the ACP agents its chat sessions talk to run in the backend. */
+export interface AcpChatBackend extends RpcServer<AcpChatClient> {
+    startSession(request: StartAcpSessionRequest): Promise<AcpStartResult>;
+    /** Authenticates the agent of this chat session, e.g. with an API key in `meta`; then start again. */
+    authenticate(chatSessionId: string, methodId: string, meta?: Record<string, unknown>): Promise<void>;
+    prompt(chatSessionId: string, prompt: acp.ContentBlock[]): Promise<AcpPromptResult>;
+    cancel(chatSessionId: string): Promise<void>;
+    setMode(chatSessionId: string, modeId: string): Promise<void>;
+    setModel(chatSessionId: string, modelId: string): Promise<void>;
+    /** Stops the agent of this chat session. */
+    closeSession(chatSessionId: string): Promise<void>;
+}
+
+export const AcpChatClient = Symbol('AcpChatClient');
+/** What the backend asks of the window: rendering, the user's decisions, and the editor's buffers. */
+export interface AcpChatClient {
+    onSessionUpdate(chatSessionId: string, update: acp.SessionUpdate, toolCall?: ToolCallState): void;
+    askPermission(chatSessionId: string, request: acp.RequestPermissionRequest, toolCall: ToolCallState): Promise<acp.RequestPermissionOutcome>;
+    readTextFile(chatSessionId: string, request: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
+    writeTextFile(chatSessionId: string, request: acp.WriteTextFileRequest): Promise<void>;
+    /** The agent process ended on its own; `message` says how. */
+    onAgentExit(chatSessionId: string, message: string): void;
+}

@@ -1,0 +1,211 @@
+import * as path from 'path';
+import type * as acp from '@agentclientprotocol/sdk';
+import { inject, injectable, named } from '@theia/core/shared/inversify';
+import { ILogger } from '@theia/core/lib/common/logger';
+import { AcpAgent, AcpClientServices, AcpSession } from '@theia-cli-companion/acp-client/lib/node/acp-agent';
+import { AcpAgentNotFoundError } from '@theia-cli-companion/acp-client/lib/node/acp-agent-connection';
+import { AcpLogger } from '@theia-cli-companion/acp-client/lib/common/acp-logger';
+import { isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/workspace-boundary';
+import {
+    AcpChatBackend, AcpChatClient, AcpPromptResult, AcpSessionInfo, AcpStartResult, StartAcpSessionRequest
+} from '../common/acp-chat-protocol';
+
+interface ChatBinding {
+    readonly agent: AcpAgent;
+    readonly roots: readonly string[];
+    session?: AcpSession;
+}
+
+/** JSON-RPC error codes: -32000 is what agents (Gemini CLI, the ACP SDK's authRequired) send when credentials are missing. */
+const AUTH_REQUIRED = -32000;
+const CLIENT_INFO = { name: 'theia-ai-acp-chat', title: 'Eclipse Theia', version: '0.1.0' };
+
+/**
+ * The ACP agents of one window's chat sessions: one agent process per chat session, started on its
+ * first prompt. File reads and writes are checked against the window's workspace folders here,
+ * then answered by the window from its editors; permissions are asked there.
+ */
+@injectable()
+export class AcpChatBackendImpl implements AcpChatBackend {
+
+    @inject(ILogger) @named('ai-acp-chat:AcpChatBackend') protected readonly logger: ILogger;
+
+    protected client?: AcpChatClient;
+    protected readonly chats = new Map<string, ChatBinding>();
+
+    setClient(client: AcpChatClient | undefined): void {
+        this.client = client;
+    }
+
+    protected get acpLogger(): AcpLogger {
+        return {
+            debug: message => this.logger.debug(message),
+            info: message => this.logger.info(message),
+            warn: message => this.logger.warn(message),
+            error: message => this.logger.error(message)
+        };
+    }
+
+    async startSession(request: StartAcpSessionRequest): Promise<AcpStartResult> {
+        if (!path.isAbsolute(request.cwd) || !request.roots.includes(request.cwd)) {
+            return { ok: false, failure: { kind: 'failed', message: `The agent's folder must be one of the workspace folders, got ${request.cwd}` } };
+        }
+        let chat = this.chats.get(request.chatSessionId);
+        if (!chat || chat.agent.connection.hasExited) {
+            chat = this.launch(request);
+        }
+        try {
+            if (!chat.agent.initializeResponse) {
+                await chat.agent.initialize(CLIENT_INFO);
+            }
+            const mcpServers: acp.McpServer[] = [];
+            const loaded = !!request.loadSessionId && chat.agent.canLoadSessions;
+            chat.session = loaded
+                ? await chat.agent.loadSession({ sessionId: request.loadSessionId!, cwd: request.cwd, mcpServers })
+                : await chat.agent.newSession({ cwd: request.cwd, mcpServers });
+            this.logger.info(`Chat ${request.chatSessionId}: ${request.agent.name} session ${chat.session.sessionId} ${loaded ? 'loaded' : 'started'} in ${request.cwd}`);
+            return { ok: true, session: this.describe(request.chatSessionId, chat, loaded) };
+        } catch (error) {
+            if (error instanceof AcpAgentNotFoundError) {
+                this.chats.delete(request.chatSessionId);
+                return { ok: false, failure: { kind: 'not-installed', command: error.command, installCommand: request.agent.installCommand } };
+            }
+            const code = (error as { code?: unknown }).code;
+            const message = messageOf(error);
+            if (code === AUTH_REQUIRED && chat.agent.initializeResponse?.authMethods?.length) {
+                return { ok: false, failure: { kind: 'auth-required', message, methods: chat.agent.initializeResponse.authMethods } };
+            }
+            this.logger.warn(`Chat ${request.chatSessionId}: ${request.agent.name} could not start a session: ${message}`);
+            return { ok: false, failure: { kind: 'failed', message } };
+        }
+    }
+
+    protected launch(request: StartAcpSessionRequest): ChatBinding {
+        const chatSessionId = request.chatSessionId;
+        const services: AcpClientServices = {
+            onUpdate: (_session, update, toolCall) => this.client?.onSessionUpdate(chatSessionId, update, toolCall),
+            askPermission: async (_session, params, toolCall) => {
+                if (!this.client) {
+                    return { outcome: 'cancelled' };
+                }
+                return this.client.askPermission(chatSessionId, params, toolCall);
+            },
+            readTextFile: async (_session, params) => {
+                await this.checkPath(chatSessionId, params.path);
+                return this.window.readTextFile(chatSessionId, params);
+            },
+            writeTextFile: async (_session, params) => {
+                await this.checkPath(chatSessionId, params.path);
+                await this.window.writeTextFile(chatSessionId, params);
+                this.logger.info(`Chat ${chatSessionId}: the agent wrote ${params.path}`);
+            }
+        };
+        const agent = new AcpAgent({
+            command: request.agent.command, args: request.agent.args, cwd: request.cwd,
+            env: { ...process.env, ...request.agent.env }
+        }, services, this.acpLogger);
+        const chat: ChatBinding = { agent, roots: request.roots };
+        this.chats.set(chatSessionId, chat);
+        agent.onExit(exit => {
+            if (!exit.expected) {
+                const message = agent.connection.describeExit();
+                this.logger.warn(`Chat ${chatSessionId}: ${message}`);
+                this.client?.onAgentExit(chatSessionId, message);
+            }
+        });
+        return chat;
+    }
+
+    protected get window(): AcpChatClient {
+        if (!this.client) {
+            throw new Error('The window of this chat is not connected');
+        }
+        return this.client;
+    }
+
+    /** The agent may touch the workspace folders only; symlinks pointing out count as outside. */
+    protected async checkPath(chatSessionId: string, filePath: string): Promise<void> {
+        const chat = this.chats.get(chatSessionId);
+        if (!path.isAbsolute(filePath)) {
+            throw new Error(`The path must be absolute: ${filePath}`);
+        }
+        if (!chat || !await isInsideRoots(filePath, chat.roots)) {
+            this.logger.warn(`Chat ${chatSessionId}: refused the agent access to ${filePath}, outside the workspace folders`);
+            throw new Error(`${filePath} is outside the workspace folders (${chat?.roots.join(', ') ?? 'none'}); access refused`);
+        }
+    }
+
+    protected describe(chatSessionId: string, chat: ChatBinding, loaded: boolean): AcpSessionInfo {
+        const session = chat.session!;
+        return {
+            chatSessionId, sessionId: session.sessionId, loaded,
+            agentInfo: chat.agent.initializeResponse?.agentInfo,
+            modes: session.setup.modes,
+            models: session.setup.models
+        };
+    }
+
+    async authenticate(chatSessionId: string, methodId: string, meta?: Record<string, unknown>): Promise<void> {
+        const chat = this.require(chatSessionId);
+        await chat.agent.authenticate({ methodId, _meta: meta });
+        // Never log `meta`: it carries the key.
+        this.logger.info(`Chat ${chatSessionId}: authenticated with ${methodId}`);
+    }
+
+    async prompt(chatSessionId: string, prompt: acp.ContentBlock[]): Promise<AcpPromptResult> {
+        const session = this.require(chatSessionId).session;
+        if (!session) {
+            return { ok: false, message: 'The chat has no agent session; start one first' };
+        }
+        try {
+            const response = await session.prompt(prompt);
+            return { ok: true, stopReason: response.stopReason, meta: response._meta ?? undefined };
+        } catch (error) {
+            return { ok: false, message: messageOf(error) };
+        }
+    }
+
+    async cancel(chatSessionId: string): Promise<void> {
+        await this.chats.get(chatSessionId)?.session?.cancel();
+    }
+
+    async setMode(chatSessionId: string, modeId: string): Promise<void> {
+        await this.require(chatSessionId).session?.setMode(modeId);
+    }
+
+    async setModel(chatSessionId: string, modelId: string): Promise<void> {
+        await this.require(chatSessionId).session?.setModel(modelId);
+    }
+
+    async closeSession(chatSessionId: string): Promise<void> {
+        const chat = this.chats.get(chatSessionId);
+        this.chats.delete(chatSessionId);
+        await chat?.agent.dispose();
+    }
+
+    protected require(chatSessionId: string): ChatBinding {
+        const chat = this.chats.get(chatSessionId);
+        if (!chat) {
+            throw new Error(`No agent runs for chat ${chatSessionId}`);
+        }
+        return chat;
+    }
+
+    /** The window closed: its agents stop. */
+    dispose(): void {
+        const chats = [...this.chats.values()];
+        this.chats.clear();
+        chats.forEach(chat => chat.agent.dispose().catch(error => this.logger.warn(`Could not stop an agent: ${messageOf(error)}`)));
+    }
+}
+
+function messageOf(error: unknown): string {
+    if (error && typeof error === 'object') {
+        const { message, data } = error as { message?: unknown; data?: { details?: unknown } };
+        const details = typeof data?.details === 'string' ? `: ${data.details}` : '';
+        if (typeof message === 'string') {
+            return message + details;
+        }
+    }
+    return String(error);
+}

@@ -1,0 +1,19 @@
+import { ContainerModule } from '@theia/core/shared/inversify';
+import { ConnectionContainerModule } from '@theia/core/lib/node/messaging/connection-container-module';
+import { RpcProxy } from '@theia/core/lib/common/messaging/proxy-factory';
+import { AcpChatBackend, AcpChatClient, acpChatServicePath } from '../common/acp-chat-protocol';
+import { AcpChatBackendImpl } from './acp-chat-backend-impl';
+
+const windowConnectionModule = ConnectionContainerModule.create(({ bind, bindBackendService }) => {
+    bind(AcpChatBackendImpl).toSelf().inSingletonScope();
+    bind(AcpChatBackend).toService(AcpChatBackendImpl);
+    bindBackendService<AcpChatBackend, AcpChatClient>(acpChatServicePath, AcpChatBackend, (service, client: RpcProxy<AcpChatClient>) => {
+        service.setClient(client);
+        client.onDidCloseConnection(() => (service as unknown as AcpChatBackendImpl).dispose());
+        return service;
+    });
+});
+
+export default new ContainerModule(bind => {
+    bind(ConnectionContainerModule).toConstantValue(windowConnectionModule);
+});

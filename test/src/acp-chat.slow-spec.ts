@@ -1,0 +1,123 @@
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as path from 'path';
+import { MockGeminiApi } from './mock-gemini-api';
+import { until } from './processes';
+import { createSandbox, createWorkspace, Sandbox } from './sandbox';
+import { REPO_ROOT, TheiaBackend } from './theia-backend';
+import { TheiaWindow } from './theia-window';
+
+const GEMINI_BIN = path.join(REPO_ROOT, 'node_modules', '.bin', 'gemini');
+const CHAT = '#chat-view-widget';
+const LAST_RESPONSE = `${CHAT} .theia-ChatNode[aria-label^="Response from"]`;
+const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
+
+/**
+ * The real `gemini --acp` as a Theia AI chat agent, offline against a local mock of the Gemini
+ * API: the chat streams its answer, a write_file turn asks permission with the change in the
+ * Monaco diff review, and the file is written through Theia once the user allows it.
+ */
+describe('ACP chat: the real gemini --acp in Theia AI\'s chat', function (): void {
+    this.timeout(300000);
+    let sandbox: Sandbox;
+    let workspace: string;
+    let backend: TheiaBackend;
+    let window: TheiaWindow;
+    let mock: MockGeminiApi;
+
+    before(async () => {
+        mock = new MockGeminiApi(contents => {
+            if (MockGeminiApi.endsWithToolResult(contents)) {
+                return { text: 'The file is written.' };
+            }
+            const text = MockGeminiApi.lastUserText(contents);
+            const write = /\[WRITE:([^\]]+)\]/.exec(text);
+            if (write) {
+                return { functionCall: { name: 'write_file', args: { file_path: write[1], content: 'written by gemini\nthrough theia\n' } } };
+            }
+            return { text: 'Hello from the **mock** Gemini.' };
+        });
+        await mock.start();
+        sandbox = createSandbox();
+        workspace = createWorkspace(sandbox, 'project', { 'README.md': '# Project\n' });
+        fs.mkdirSync(path.join(sandbox.home, '.gemini'), { recursive: true });
+        fs.writeFileSync(path.join(sandbox.home, '.gemini', 'settings.json'), JSON.stringify({
+            general: { maxAttempts: 1, disableAutoUpdate: true },
+            model: { name: 'gemini-2.5-flash' },
+            security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
+            privacy: { usageStatisticsEnabled: false }
+        }));
+        // `gemini` on the PATH of the backend, as after `npm install -g @google/gemini-cli`.
+        const bin = path.join(sandbox.root, 'bin');
+        fs.mkdirSync(bin);
+        fs.symlinkSync(GEMINI_BIN, path.join(bin, 'gemini'));
+        Object.assign(sandbox.env, { PATH: `${bin}:${sandbox.env.PATH}`, GEMINI_API_KEY: 'fake-offline-key', GOOGLE_GEMINI_BASE_URL: mock.url });
+        backend = new TheiaBackend(sandbox, workspace);
+        await backend.start();
+        window = await TheiaWindow.open(sandbox, backend.url);
+    });
+
+    after(async () => {
+        await window?.close();
+        await backend?.stop();
+        await mock?.stop();
+        sandbox?.dispose();
+    });
+
+    async function send(prompt: string): Promise<void> {
+        const input = window.page.locator(`${CHAT} .theia-ChatInput-Editor`);
+        if (!await input.isVisible()) {
+            await window.page.locator('#theia-main-content-panel').click({ position: { x: 300, y: 200 } });
+            await window.page.keyboard.press('Control+Alt+i');
+        }
+        await input.waitFor({ state: 'visible', timeout: 20000 });
+        await input.click();
+        await window.page.keyboard.type(prompt);
+        await window.page.keyboard.press('Enter');
+    }
+
+    async function responseText(index: number): Promise<string> {
+        return window.page.locator(LAST_RESPONSE).nth(index).locator('.theia-ResponseNode').innerText();
+    }
+
+    async function finished(index: number): Promise<void> {
+        await window.page.locator(LAST_RESPONSE).nth(index).locator('.theia-ChatNodeToolbar').waitFor({ state: 'attached', timeout: 60000 })
+            .catch(async error => { throw new Error(`${error.message}; ${await window.describeForFailure('acp-chat')}; backend log:\n${backend.log.slice(-3000)}`); });
+    }
+
+    it('streams the agent\'s answer into the chat', async () => {
+        await send('Say hello');
+        await finished(0);
+        expect(await responseText(0)).to.contain('Hello from the mock Gemini.');
+        const header = await window.page.locator(LAST_RESPONSE).nth(0).getAttribute('aria-label');
+        expect(header).to.match(/Gemini/);
+        expect(mock.requests.some(request => MockGeminiApi.lastUserText(request.contents).includes('Say hello'))).to.equal(true);
+    });
+
+    it('asks permission for a write with the change in a Monaco diff; accepting it there writes the file through Theia', async () => {
+        const target = path.join(workspace, 'notes.txt');
+        await send(`Write the notes [WRITE:${target}]`);
+        const question = window.page.locator(`${LAST_RESPONSE} .theia-QuestionPartRenderer-root`).last();
+        await question.waitFor({ state: 'visible', timeout: 60000 }).catch(async error => {
+            throw new Error(`${error.message}; ${await window.describeForFailure('acp-permission')}; backend log:\n${backend.log.slice(-3000)}`);
+        });
+        expect(await question.innerText()).to.match(/Gemini asks to run: Writing to notes\.txt/);
+        const options = await question.locator('button.theia-QuestionPartRenderer-option').allInnerTexts();
+        expect(options.map(option => option.trim().split('\n')[0])).to.include.members(['Allow', 'Allow for this session', 'Reject']);
+
+        await window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 20000 });
+        const title = await window.page.locator('#theia-main-content-panel .lm-TabBar-tab.lm-mod-current').innerText();
+        expect(title).to.match(/notes\.txt ↔ proposed by Gemini/);
+        expect(fs.existsSync(target), 'nothing is written before the user decides').to.equal(false);
+        await window.saveDocScreenshot('acp-permission-diff');
+        await window.page.locator('#theia-main-content-panel .lm-TabBar-toolbar .codicon-check').first().click();
+
+        await until(() => fs.existsSync(target) && fs.readFileSync(target, 'utf8') === 'written by gemini\nthrough theia\n', 'the file to be written', 30000);
+        await finished(1);
+        const text = await responseText(1);
+        expect(text).to.contain('The file is written.');
+        expect(await question.locator('button.theia-QuestionPartRenderer-option.selected').innerText()).to.match(/^Allow/);
+        expect(await window.page.locator(DIFF_EDITOR).count()).to.equal(0);
+        expect(backend.log).to.match(/the agent wrote .*notes\.txt/);
+    });
+});

@@ -1,0 +1,72 @@
+import * as http from 'http';
+import { AddressInfo } from 'net';
+
+interface Part { text?: string; functionCall?: { name: string; args: unknown }; functionResponse?: unknown }
+interface Content { role: string; parts: Part[] }
+
+/** One model reply, chosen from the conversation so far. */
+export type MockTurn = { text: string } | { functionCall: { name: string; args: Record<string, unknown> } };
+
+/**
+ * A local stand-in for the Gemini REST API (`:streamGenerateContent?alt=sse`), so the real Gemini
+ * CLI runs offline with `GOOGLE_GEMINI_BASE_URL` pointed here. The reply is decided by `script`
+ * from the request's contents; every request is kept for the test to inspect.
+ */
+export class MockGeminiApi {
+    protected server?: http.Server;
+    readonly requests: { path: string; contents: Content[] }[] = [];
+
+    constructor(protected readonly script: (contents: Content[]) => MockTurn) { }
+
+    get url(): string {
+        return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+    }
+
+    async start(): Promise<string> {
+        this.server = http.createServer((req, res) => {
+            let body = '';
+            req.on('data', chunk => body += chunk);
+            req.on('end', () => this.answer(req.url ?? '', body, res));
+        });
+        await new Promise<void>(resolve => this.server!.listen(0, '127.0.0.1', resolve));
+        return this.url;
+    }
+
+    protected answer(path: string, body: string, res: http.ServerResponse): void {
+        let contents: Content[] = [];
+        try {
+            contents = JSON.parse(body).contents ?? [];
+        } catch {
+            // countTokens and the like may have other bodies.
+        }
+        this.requests.push({ path, contents });
+        const usageMetadata = { promptTokenCount: 11, candidatesTokenCount: 7, totalTokenCount: 18 };
+        if (path.includes(':countTokens')) {
+            res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ totalTokens: 11 }));
+            return;
+        }
+        const turn = this.script(contents);
+        const parts: Part[] = 'text' in turn ? [{ text: turn.text }] : [{ functionCall: turn.functionCall }];
+        const chunk = { candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }], usageMetadata };
+        if (path.includes(':streamGenerateContent')) {
+            res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+            res.end(`data: ${JSON.stringify(chunk)}\n\n`);
+        } else {
+            res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(chunk));
+        }
+    }
+
+    /** The text of the last user turn that is not a tool result. */
+    static lastUserText(contents: Content[]): string {
+        const user = [...contents].reverse().find(content => content.role === 'user' && content.parts.some(part => part.text !== undefined));
+        return user?.parts.map(part => part.text ?? '').join('') ?? '';
+    }
+
+    static endsWithToolResult(contents: Content[]): boolean {
+        return !!contents[contents.length - 1]?.parts.some(part => part.functionResponse !== undefined);
+    }
+
+    async stop(): Promise<void> {
+        await new Promise<void>(resolve => this.server ? this.server.close(() => resolve()) : resolve());
+    }
+}

@@ -1,0 +1,102 @@
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import type * as acp from '@agentclientprotocol/sdk';
+import { ILogger } from '@theia/core/lib/common/logger';
+import { AcpChatClient } from '../common/acp-chat-protocol';
+import { AcpChatBackendImpl } from './acp-chat-backend-impl';
+
+const FAKE_AGENT = require.resolve('@theia-cli-companion/acp-client/lib/node/test/fake-acp-agent-main.js');
+
+/** The window's backend service with a scripted agent: the workspace boundary and the failure reports. */
+describe('AcpChatBackendImpl', function (): void {
+    this.timeout(20000);
+    let root: string;
+    let outside: string;
+    let backend: AcpChatBackendImpl;
+    const reads: string[] = [];
+    const writes: { path: string; content: string }[] = [];
+    const exits: string[] = [];
+    const logged: string[] = [];
+
+    beforeEach(() => {
+        const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-backend-spec-')));
+        root = path.join(base, 'workspace');
+        outside = path.join(base, 'outside');
+        fs.mkdirSync(root);
+        fs.mkdirSync(outside);
+        fs.writeFileSync(path.join(outside, 'secret.txt'), 'secret\n');
+        // A symlink inside the workspace that points out of it.
+        fs.symlinkSync(outside, path.join(root, 'escape'));
+        reads.length = writes.length = exits.length = logged.length = 0;
+        backend = new AcpChatBackendImpl();
+        const log = (message: string) => { logged.push(message); };
+        (backend as unknown as { logger: Partial<ILogger> }).logger = { debug: log, info: log, warn: log, error: log } as Partial<ILogger>;
+        const client: AcpChatClient = {
+            onSessionUpdate: () => undefined,
+            askPermission: async (_chat, request: acp.RequestPermissionRequest) => ({ outcome: 'selected', optionId: request.options.find(o => o.kind === 'allow_once')!.optionId }),
+            readTextFile: async (_chat, request) => { reads.push(request.path); return { content: 'from the window' }; },
+            writeTextFile: async (_chat, request) => { writes.push({ path: request.path, content: request.content }); },
+            onAgentExit: (_chat, message) => exits.push(message)
+        };
+        backend.setClient(client);
+    });
+
+    afterEach(() => {
+        backend.dispose();
+        fs.rmSync(path.dirname(root), { recursive: true, force: true });
+    });
+
+    async function start(command = process.execPath): Promise<void> {
+        process.env.FAKE_AGENT_LOG = path.join(path.dirname(root), 'agent.jsonl');
+        const result = await backend.startSession({
+            chatSessionId: 'chat-1', cwd: root, roots: [root],
+            agent: { name: 'Fake', command, args: [FAKE_AGENT], env: {}, installCommand: 'npm install -g fake-agent' }
+        });
+        expect(result.ok, JSON.stringify(result)).to.equal(true);
+    }
+
+    it('serves reads and writes inside the workspace through the window', async () => {
+        await start();
+        const target = path.join(root, 'new.txt');
+        const result = await backend.prompt('chat-1', [{ type: 'text', text: `write ${target} hello there` }]);
+        expect(result).to.deep.include({ ok: true, stopReason: 'end_turn' });
+        expect(reads).to.deep.equal([target]);
+        expect(writes).to.deep.equal([{ path: target, content: 'hello there\n' }]);
+    });
+
+    it('refuses paths outside the workspace folders, through symlinks too, and keeps serving', async () => {
+        await start();
+        for (const target of [path.join(outside, 'secret.txt'), path.join(root, 'escape', 'secret.txt'), path.join(root, '..', 'outside', 'secret.txt')]) {
+            const result = await backend.prompt('chat-1', [{ type: 'text', text: `read ${target}` }]);
+            expect(result.ok, target).to.equal(false);
+            expect(!result.ok && result.message).to.match(/outside the workspace folders/);
+        }
+        expect(reads).to.deep.equal([]);
+        expect(logged.some(line => line.includes('refused the agent access'))).to.equal(true);
+        expect(await backend.prompt('chat-1', [{ type: 'text', text: 'echo still serving' }])).to.deep.include({ ok: true });
+    });
+
+    it('refuses a working folder that is not a workspace folder', async () => {
+        const result = await backend.startSession({ chatSessionId: 'chat-2', cwd: outside, roots: [root], agent: { name: 'Fake', command: process.execPath, args: [FAKE_AGENT], env: {} } });
+        expect(result).to.deep.equal({ ok: false, failure: { kind: 'failed', message: `The agent's folder must be one of the workspace folders, got ${outside}` } });
+    });
+
+    it('reports an agent that is not installed with its install command', async () => {
+        const result = await backend.startSession({
+            chatSessionId: 'chat-3', cwd: root, roots: [root], agent: { name: 'Nope', command: 'no-such-acp-agent-here', args: [], env: {}, installCommand: 'npm install -g nope' }
+        });
+        expect(result).to.deep.equal({ ok: false, failure: { kind: 'not-installed', command: 'no-such-acp-agent-here', installCommand: 'npm install -g nope' } });
+    });
+
+    it('tells the window when the agent dies, and starts a new one for the next session', async () => {
+        await start();
+        const crashed = await backend.prompt('chat-1', [{ type: 'text', text: 'crash' }]);
+        expect(crashed.ok).to.equal(false);
+        expect(!crashed.ok && crashed.message).to.match(/exited with code 3/);
+        expect(exits[0]).to.match(/exited with code 3; its last output:\nfatal: simulated crash/);
+        await start();
+        expect(await backend.prompt('chat-1', [{ type: 'text', text: 'echo back' }])).to.deep.include({ ok: true, stopReason: 'end_turn' });
+    });
+});

@@ -36,8 +36,8 @@ export class ToolCallTracker {
             status: message.status ?? previous?.status ?? 'pending',
             content: message.content ?? previous?.content ?? [],
             locations: message.locations ?? previous?.locations ?? [],
-            rawInput: 'rawInput' in message && message.rawInput !== undefined ? message.rawInput : previous?.rawInput,
-            rawOutput: 'rawOutput' in message && message.rawOutput !== undefined ? message.rawOutput : previous?.rawOutput
+            rawInput: message.rawInput !== undefined ? message.rawInput : previous?.rawInput,
+            rawOutput: message.rawOutput !== undefined ? message.rawOutput : previous?.rawOutput
         };
         this.calls.set(state.toolCallId, state);
         return { state, isNew: !previous };
@@ -47,10 +47,6 @@ export class ToolCallTracker {
         return this.calls.get(toolCallId);
     }
 
-    /** The calls not yet completed or failed, e.g. to mark them cancelled when the turn is. */
-    get unfinished(): ToolCallState[] {
-        return [...this.calls.values()].filter(call => call.status === 'pending' || call.status === 'in_progress');
-    }
 }
 
 /** The diffs a tool call proposes (`{type: 'diff', path, oldText, newText}` content). */

@@ -49,10 +49,9 @@ describe('AcpChatBackendImpl', function (): void {
     });
 
     async function start(command = process.execPath): Promise<void> {
-        process.env.FAKE_AGENT_LOG = path.join(path.dirname(root), 'agent.jsonl');
         const result = await backend.startSession({
             chatSessionId: 'chat-1', cwd: root, roots: [root],
-            agent: { name: 'Fake', command, args: [FAKE_AGENT], env: {}, installCommand: 'npm install -g fake-agent' }
+            agent: { name: 'Fake', command, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: path.join(path.dirname(root), 'agent.jsonl') } }
         });
         expect(result.ok, JSON.stringify(result)).to.equal(true);
     }
@@ -80,6 +79,7 @@ describe('AcpChatBackendImpl', function (): void {
 
     it('refuses a working folder that is not a workspace folder', async () => {
         const result = await backend.startSession({ chatSessionId: 'chat-2', cwd: outside, roots: [root], agent: { name: 'Fake', command: process.execPath, args: [FAKE_AGENT], env: {} } });
+        expect(fs.existsSync(path.join(path.dirname(root), 'agent.jsonl')), 'no agent was started').to.equal(false);
         expect(result).to.deep.equal({ ok: false, failure: { kind: 'failed', message: `The agent's folder must be one of the workspace folders, got ${outside}` } });
     });
 

@@ -6,10 +6,9 @@ import { until } from './processes';
 import { createSandbox, createWorkspace, Sandbox } from './sandbox';
 import { REPO_ROOT, TheiaBackend } from './theia-backend';
 import { TheiaWindow } from './theia-window';
+import { AcpChat } from './acp-chat-view';
 
 const GEMINI_BIN = path.join(REPO_ROOT, 'node_modules', '.bin', 'gemini');
-const CHAT = '#chat-view-widget';
-const LAST_RESPONSE = `${CHAT} .theia-ChatNode[aria-label^="Response from"]`;
 const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
 
 /**
@@ -24,6 +23,7 @@ describe('ACP chat: the real gemini --acp in Theia AI\'s chat', function (): voi
     let backend: TheiaBackend;
     let window: TheiaWindow;
     let mock: MockGeminiApi;
+    let chat: AcpChat;
 
     before(async () => {
         mock = new MockGeminiApi(contents => {
@@ -55,6 +55,7 @@ describe('ACP chat: the real gemini --acp in Theia AI\'s chat', function (): voi
         backend = new TheiaBackend(sandbox, workspace);
         await backend.start();
         window = await TheiaWindow.open(sandbox, backend.url);
+        chat = new AcpChat(window, backend);
     });
 
     after(async () => {
@@ -64,40 +65,19 @@ describe('ACP chat: the real gemini --acp in Theia AI\'s chat', function (): voi
         sandbox?.dispose();
     });
 
-    async function send(prompt: string): Promise<void> {
-        const input = window.page.locator(`${CHAT} .theia-ChatInput-Editor`);
-        if (!await input.isVisible()) {
-            await window.page.locator('#theia-main-content-panel').click({ position: { x: 300, y: 200 } });
-            await window.page.keyboard.press('Control+Alt+i');
-        }
-        await input.waitFor({ state: 'visible', timeout: 20000 });
-        await input.click();
-        await window.page.keyboard.type(prompt);
-        await window.page.keyboard.press('Enter');
-    }
-
-    async function responseText(index: number): Promise<string> {
-        return window.page.locator(LAST_RESPONSE).nth(index).locator('.theia-ResponseNode').innerText();
-    }
-
-    async function finished(index: number): Promise<void> {
-        await window.page.locator(LAST_RESPONSE).nth(index).locator('.theia-ChatNodeToolbar').waitFor({ state: 'attached', timeout: 60000 })
-            .catch(async error => { throw new Error(`${error.message}; ${await window.describeForFailure('acp-chat')}; backend log:\n${backend.log.slice(-3000)}`); });
-    }
-
     it('streams the agent\'s answer into the chat', async () => {
-        await send('Say hello');
-        await finished(0);
-        expect(await responseText(0)).to.contain('Hello from the mock Gemini.');
-        const header = await window.page.locator(LAST_RESPONSE).nth(0).getAttribute('aria-label');
+        const response = await chat.send('Say hello');
+        await chat.finished(response);
+        expect(await chat.text(response)).to.contain('Hello from the mock Gemini.');
+        const header = await response.getAttribute('aria-label');
         expect(header).to.match(/Gemini/);
         expect(mock.requests.some(request => MockGeminiApi.lastUserText(request.contents).includes('Say hello'))).to.equal(true);
     });
 
     it('asks permission for a write with the change in a Monaco diff; accepting it there writes the file through Theia', async () => {
         const target = path.join(workspace, 'notes.txt');
-        await send(`Write the notes [WRITE:${target}]`);
-        const question = window.page.locator(`${LAST_RESPONSE} .theia-QuestionPartRenderer-root`).last();
+        const response = await chat.send(`Write the notes [WRITE:${target}]`);
+        const question = response.locator('.theia-QuestionPartRenderer-root').last();
         await question.waitFor({ state: 'visible', timeout: 60000 }).catch(async error => {
             throw new Error(`${error.message}; ${await window.describeForFailure('acp-permission')}; backend log:\n${backend.log.slice(-3000)}`);
         });
@@ -113,8 +93,8 @@ describe('ACP chat: the real gemini --acp in Theia AI\'s chat', function (): voi
         await window.page.locator('#theia-main-content-panel .lm-TabBar-toolbar .codicon-check').first().click();
 
         await until(() => fs.existsSync(target) && fs.readFileSync(target, 'utf8') === 'written by gemini\nthrough theia\n', 'the file to be written', 30000);
-        await finished(1);
-        const text = await responseText(1);
+        await chat.finished(response);
+        const text = await chat.text(response);
         expect(text).to.contain('The file is written.');
         expect(await question.locator('button.theia-QuestionPartRenderer-option.selected').innerText()).to.match(/^Allow/);
         expect(await window.page.locator(DIFF_EDITOR).count()).to.equal(0);

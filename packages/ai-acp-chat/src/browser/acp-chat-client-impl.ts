@@ -3,6 +3,7 @@ import { inject, injectable } from '@theia/core/shared/inversify';
 import type { ToolCallState } from '@theia-cli-companion/acp-client/lib/common/tool-call-tracker';
 import { AcpChatClient } from '../common/acp-chat-protocol';
 import { AcpFileAccess } from './acp-file-access';
+import { AcpTerminalPresenter } from './acp-terminal-presenter';
 
 /** What renders one chat session's running turn; set while a request is in flight. */
 export interface AcpTurnSink {
@@ -18,6 +19,7 @@ export interface AcpTurnSink {
 export class AcpChatClientImpl implements AcpChatClient {
 
     @inject(AcpFileAccess) protected readonly files: AcpFileAccess;
+    @inject(AcpTerminalPresenter) protected readonly terminals: AcpTerminalPresenter;
 
     protected readonly sinks = new Map<string, AcpTurnSink>();
     /** Exits that happened while no turn ran: the next turn of that chat says so. */
@@ -50,6 +52,10 @@ export class AcpChatClientImpl implements AcpChatClient {
     async writeTextFile(chatSessionId: string, request: acp.WriteTextFileRequest): Promise<void> {
         const content = this.sinks.get(chatSessionId)?.contentToWrite(request) ?? request.content;
         await this.files.write(request.path, content);
+    }
+
+    showTerminal(_chatSessionId: string, terminal: { terminalId: string; processId: number; title: string }): void {
+        this.terminals.show(terminal);
     }
 
     onAgentExit(chatSessionId: string, message: string): void {

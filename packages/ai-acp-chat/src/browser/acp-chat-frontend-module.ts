@@ -6,10 +6,12 @@ import { bindAcpChatPreferences } from '../common/acp-chat-preferences';
 import { AcpChatAgentsContribution } from './acp-chat-agents-contribution';
 import { AcpChatClientImpl } from './acp-chat-client-impl';
 import { AcpFileAccess } from './acp-file-access';
+import { AcpTerminalPresenter } from './acp-terminal-presenter';
 
 export default new ContainerModule(bind => {
     bindAcpChatPreferences(bind);
     bind(AcpFileAccess).toSelf().inSingletonScope();
+    bind(AcpTerminalPresenter).toSelf().inSingletonScope();
     bind(AcpChatClientImpl).toSelf().inSingletonScope();
     bind(AcpChatBackend).toDynamicValue(ctx =>
         ctx.container.get<ServiceConnectionProvider>(RemoteConnectionProvider).createProxy<AcpChatBackend>(acpChatServicePath, ctx.container.get(AcpChatClientImpl))

@@ -59,6 +59,8 @@ export interface AcpChatClient {
     askPermission(chatSessionId: string, request: acp.RequestPermissionRequest, toolCall: ToolCallState): Promise<acp.RequestPermissionOutcome>;
     readTextFile(chatSessionId: string, request: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
     writeTextFile(chatSessionId: string, request: acp.WriteTextFileRequest): Promise<void>;
+    /** The agent started a command; the window shows it in a terminal attached to Theia's process `processId`. */
+    showTerminal(chatSessionId: string, terminal: { terminalId: string; processId: number; title: string }): void;
     /** The agent process ended on its own; `message` says how. */
     onAgentExit(chatSessionId: string, message: string): void;
 }

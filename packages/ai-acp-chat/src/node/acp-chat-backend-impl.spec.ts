@@ -3,13 +3,20 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type * as acp from '@agentclientprotocol/sdk';
+import { Container } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core/lib/common/logger';
+import processBackendModule from '@theia/process/lib/node/process-backend-module';
+import { ProcessManager } from '@theia/process/lib/node/process-manager';
 import { AcpChatClient } from '../common/acp-chat-protocol';
 import { AcpChatBackendImpl } from './acp-chat-backend-impl';
+import { AcpTerminalHost } from './acp-terminal-host';
 
 const FAKE_AGENT = require.resolve('@theia-cli-companion/acp-client/lib/node/test/fake-acp-agent-main.js');
 
-/** The window's backend service with a scripted agent: the workspace boundary and the failure reports. */
+/**
+ * The window's backend service, composed with Theia's real process services, and a scripted agent:
+ * the workspace boundary, commands in real pseudo-terminals, and the failure reports.
+ */
 describe('AcpChatBackendImpl', function (): void {
     this.timeout(20000);
     let root: string;
@@ -19,6 +26,9 @@ describe('AcpChatBackendImpl', function (): void {
     const writes: { path: string; content: string }[] = [];
     const exits: string[] = [];
     const logged: string[] = [];
+    const messages: string[] = [];
+    const shown: { terminalId: string; processId: number; title: string }[] = [];
+    let container: Container;
 
     beforeEach(() => {
         const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-backend-spec-')));
@@ -29,12 +39,22 @@ describe('AcpChatBackendImpl', function (): void {
         fs.writeFileSync(path.join(outside, 'secret.txt'), 'secret\n');
         // A symlink inside the workspace that points out of it.
         fs.symlinkSync(outside, path.join(root, 'escape'));
-        reads.length = writes.length = exits.length = logged.length = 0;
-        backend = new AcpChatBackendImpl();
-        const log = (message: string) => { logged.push(message); };
-        (backend as unknown as { logger: Partial<ILogger> }).logger = { debug: log, info: log, warn: log, error: log } as Partial<ILogger>;
+        reads.length = writes.length = exits.length = logged.length = messages.length = shown.length = 0;
+        const log = async (message: unknown) => { logged.push(String(message)); };
+        const logger = { debug: log, info: log, warn: log, error: log, log, isDebug: async () => false, child: () => logger } as unknown as ILogger;
+        container = new Container();
+        container.load(processBackendModule);
+        container.bind(ILogger).toConstantValue(logger);
+        container.bind(AcpTerminalHost).toSelf().inSingletonScope();
+        container.bind(AcpChatBackendImpl).toSelf().inSingletonScope();
+        backend = container.get(AcpChatBackendImpl);
         const client: AcpChatClient = {
-            onSessionUpdate: () => undefined,
+            onSessionUpdate: (_chat, update) => {
+                if (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text') {
+                    messages.push(update.content.text);
+                }
+            },
+            showTerminal: (_chat, terminal) => shown.push(terminal),
             askPermission: async (_chat, request: acp.RequestPermissionRequest) => ({ outcome: 'selected', optionId: request.options.find(o => o.kind === 'allow_once')!.optionId }),
             readTextFile: async (_chat, request) => { reads.push(request.path); return { content: 'from the window' }; },
             writeTextFile: async (_chat, request) => { writes.push({ path: request.path, content: request.content }); },
@@ -75,6 +95,44 @@ describe('AcpChatBackendImpl', function (): void {
         expect(reads).to.deep.equal([]);
         expect(logged.some(line => line.includes('refused the agent access'))).to.equal(true);
         expect(await backend.prompt('chat-1', [{ type: 'text', text: 'echo still serving' }])).to.deep.include({ ok: true });
+    });
+
+    it('runs the agent\'s command in a real pseudo-terminal the window can attach to, with the output limit and exit code', async () => {
+        await start();
+        const result = await backend.prompt('chat-1', [{ type: 'text', text: 'terminal printf "%080d" 7; printf "\\nend\\n"; exit 4' }]);
+        expect(result).to.deep.include({ ok: true, stopReason: 'end_turn' });
+        const reported = JSON.parse(messages.join(''));
+        expect(reported.exit).to.deep.equal({ exitCode: 4, signal: null });
+        expect(reported.output.truncated).to.equal(true);
+        expect(reported.output.output).to.match(/^0*7\nend\n$/);
+        expect(Buffer.byteLength(reported.output.output)).to.be.at.most(64);
+        expect(shown).to.have.length(1);
+        expect(shown[0].title).to.match(/^Fake: sh -c printf/);
+        // The process is still known to Theia, so a terminal widget attaching late shows its output.
+        expect(container.get(ProcessManager).get(shown[0].processId)).to.not.equal(undefined);
+    });
+
+    it('refuses a command outside the workspace folders and an unknown terminal', async () => {
+        const host = container.get(AcpTerminalHost);
+        const outsideRun = await host.create({ sessionId: 's', command: 'true', cwd: outside }, root, [root]).then(() => undefined, (error: Error) => error.message);
+        expect(outsideRun).to.match(/is not inside the workspace folders/);
+        expect(() => host.output({ sessionId: 's', terminalId: 'acp-terminal-999' })).to.throw(/Unknown terminal acp-terminal-999/);
+        const missing = await host.create({ sessionId: 's', command: 'no-such-command-here' }, root, [root]).then(() => undefined, (error: Error) => error.message);
+        expect(missing).to.match(/Could not run no-such-command-here/);
+    });
+
+    it('kills a running command on request and keeps its output readable until released', async () => {
+        const host = container.get(AcpTerminalHost);
+        const { terminalId } = await host.create({ sessionId: 's', command: 'sh', args: ['-c', 'echo started; sleep 30'] }, root, [root]);
+        while (!host.output({ sessionId: 's', terminalId }).output.includes('started')) {
+            await new Promise(resolve => setTimeout(resolve, 20));
+        }
+        host.kill({ sessionId: 's', terminalId });
+        const exit = await host.waitForExit({ sessionId: 's', terminalId }, new AbortController().signal);
+        expect(exit.signal ?? exit.exitCode).to.not.equal(null);
+        expect(host.output({ sessionId: 's', terminalId }).output).to.equal('started\n');
+        host.release({ sessionId: 's', terminalId });
+        expect(() => host.output({ sessionId: 's', terminalId })).to.throw(/Unknown terminal/);
     });
 
     it('refuses a working folder that is not a workspace folder', async () => {

@@ -6,6 +6,7 @@ import { AcpAgent, AcpClientServices, AcpSession } from '@theia-cli-companion/ac
 import { AcpAgentNotFoundError } from '@theia-cli-companion/acp-client/lib/node/acp-agent-connection';
 import { AcpLogger } from '@theia-cli-companion/acp-client/lib/common/acp-logger';
 import { isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/workspace-boundary';
+import { AcpTerminalHost } from './acp-terminal-host';
 import {
     AcpChatBackend, AcpChatClient, AcpPromptResult, AcpSessionInfo, AcpStartResult, StartAcpSessionRequest
 } from '../common/acp-chat-protocol';
@@ -29,6 +30,7 @@ const CLIENT_INFO = { name: 'theia-ai-acp-chat', title: 'Eclipse Theia', version
 export class AcpChatBackendImpl implements AcpChatBackend {
 
     @inject(ILogger) @named('ai-acp-chat:AcpChatBackend') protected readonly logger: ILogger;
+    @inject(AcpTerminalHost) protected readonly terminals: AcpTerminalHost;
 
     protected client?: AcpChatClient;
     protected readonly chats = new Map<string, ChatBinding>();
@@ -98,6 +100,18 @@ export class AcpChatBackendImpl implements AcpChatBackend {
                 await this.checkPath(chatSessionId, params.path);
                 await this.window.writeTextFile(chatSessionId, params);
                 this.logger.info(`Chat ${chatSessionId}: the agent wrote ${params.path}`);
+            },
+            terminals: {
+                create: async (_session, params) => {
+                    const started = await this.terminals.create(params, request.cwd, request.roots);
+                    this.logger.info(`Chat ${chatSessionId}: the agent runs ${params.command} in terminal ${started.terminalId}`);
+                    this.client?.showTerminal(chatSessionId, { ...started, title: `${request.agent.name}: ${[params.command, ...params.args ?? []].join(' ')}` });
+                    return { terminalId: started.terminalId };
+                },
+                output: async params => this.terminals.output(params),
+                waitForExit: (params, signal) => this.terminals.waitForExit(params, signal),
+                kill: async params => this.terminals.kill(params),
+                release: async params => this.terminals.release(params)
             }
         };
         const agent = new AcpAgent({
@@ -196,6 +210,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
         const chats = [...this.chats.values()];
         this.chats.clear();
         chats.forEach(chat => chat.agent.dispose().catch(error => this.logger.warn(`Could not stop an agent: ${messageOf(error)}`)));
+        this.terminals.dispose();
     }
 }
 

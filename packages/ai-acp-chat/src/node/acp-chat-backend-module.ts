@@ -3,8 +3,10 @@ import { ConnectionContainerModule } from '@theia/core/lib/node/messaging/connec
 import { RpcProxy } from '@theia/core/lib/common/messaging/proxy-factory';
 import { AcpChatBackend, AcpChatClient, acpChatServicePath } from '../common/acp-chat-protocol';
 import { AcpChatBackendImpl } from './acp-chat-backend-impl';
+import { AcpTerminalHost } from './acp-terminal-host';
 
 const windowConnectionModule = ConnectionContainerModule.create(({ bind, bindBackendService }) => {
+    bind(AcpTerminalHost).toSelf().inSingletonScope();
     bind(AcpChatBackendImpl).toSelf().inSingletonScope();
     bind(AcpChatBackend).toService(AcpChatBackendImpl);
     bindBackendService<AcpChatBackend, AcpChatClient>(acpChatServicePath, AcpChatBackend, (service, client: RpcProxy<AcpChatClient>) => {

@@ -1,0 +1,108 @@
+import * as path from 'path';
+import type * as acp from '@agentclientprotocol/sdk';
+import { inject, injectable } from '@theia/core/shared/inversify';
+import { TaskTerminalProcess, TaskTerminalProcessFactory } from '@theia/process/lib/node/task-terminal-process';
+import { OutputBuffer } from '@theia-cli-companion/acp-client/lib/common/output-buffer';
+import { isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/workspace-boundary';
+import { findExecutable } from '@theia-cli-companion/ai-cli-ide-companion/lib/node/find-executable';
+
+interface HostedTerminal {
+    readonly process: TaskTerminalProcess;
+    readonly output: OutputBuffer;
+    readonly exited: Promise<acp.TerminalExitStatus>;
+    exitStatus?: acp.TerminalExitStatus;
+}
+
+/** What the window is told so it can show the command in a terminal the user watches. */
+export interface StartedTerminal {
+    readonly terminalId: string;
+    /** Theia's terminal process id: a terminal widget attaches to it. */
+    readonly processId: number;
+}
+
+/**
+ * An agent's commands, each run in a pseudo-terminal of Theia's process manager: the window
+ * attaches a real terminal widget to it (the user watches, and may type), while the agent reads
+ * its output here, the last `outputByteLimit` bytes of it, with the pty's CRLF turned back into LF.
+ * A task-terminal process stays attachable after it exits, so a quick command is still shown.
+ */
+@injectable()
+export class AcpTerminalHost {
+
+    @inject(TaskTerminalProcessFactory) protected readonly processes: TaskTerminalProcessFactory;
+
+    protected readonly terminals = new Map<string, HostedTerminal>();
+
+    /** `cwd` defaults to the session's folder and must lie inside the workspace folders. */
+    async create(params: acp.CreateTerminalRequest, sessionCwd: string, roots: readonly string[]): Promise<StartedTerminal> {
+        const cwd = params.cwd ?? sessionCwd;
+        if (!path.isAbsolute(cwd) || !await isInsideRoots(cwd, roots)) {
+            throw new Error(`The command's working folder ${cwd} is not inside the workspace folders (${roots.join(', ')})`);
+        }
+        const env: Record<string, string> = { ...process.env as Record<string, string> };
+        (params.env ?? []).forEach(variable => env[variable.name] = variable.value);
+        // A pty starts any command and reports a missing one only as an exit: say so up front instead.
+        const executable = path.isAbsolute(params.command) || !params.command.includes('/')
+            ? await findExecutable(params.command, env.PATH)
+            : await findExecutable(path.resolve(cwd, params.command), env.PATH);
+        if (!executable) {
+            throw new Error(`Could not run ${params.command}: not found on the PATH or not executable`);
+        }
+        const terminal = this.processes({ command: params.command, args: params.args ?? [], options: { cwd, env } });
+        const output = new OutputBuffer(params.outputByteLimit ?? undefined);
+        terminal.outputStream.on('data', (chunk: string | Buffer) => output.append(chunk.toString().replace(/\r\n/g, '\n')));
+        await new Promise<void>((resolve, reject) => {
+            terminal.onStart(() => resolve());
+            terminal.onError(error => reject(new Error(`Could not run ${params.command}: ${error.message}`)));
+        });
+        const hosted: HostedTerminal = {
+            process: terminal, output,
+            exited: new Promise(resolve => terminal.onExit(event => {
+                hosted.exitStatus = { exitCode: event.code ?? null, signal: event.signal ?? null };
+                resolve(hosted.exitStatus);
+            }))
+        };
+        const terminalId = `acp-terminal-${terminal.id}`;
+        this.terminals.set(terminalId, hosted);
+        return { terminalId, processId: terminal.id };
+    }
+
+    output(params: acp.TerminalOutputRequest): acp.TerminalOutputResponse {
+        const terminal = this.get(params.terminalId);
+        return { output: terminal.output.text, truncated: terminal.output.truncated, exitStatus: terminal.exitStatus ?? null };
+    }
+
+    waitForExit(params: acp.WaitForTerminalExitRequest, signal: AbortSignal): Promise<acp.WaitForTerminalExitResponse> {
+        const terminal = this.get(params.terminalId);
+        return Promise.race([terminal.exited, new Promise<never>((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('cancelled'))))]);
+    }
+
+    /** Stops the command; its output stays readable until release. */
+    kill(params: acp.KillTerminalRequest): void {
+        const terminal = this.get(params.terminalId);
+        if (!terminal.exitStatus) {
+            terminal.process.kill();
+        }
+    }
+
+    /** Stops the command if it still runs and forgets it; the terminal widget keeps what it showed. */
+    release(params: acp.ReleaseTerminalRequest): void {
+        const terminal = this.get(params.terminalId);
+        this.terminals.delete(params.terminalId);
+        if (!terminal.exitStatus) {
+            terminal.process.kill();
+        }
+    }
+
+    dispose(): void {
+        [...this.terminals.keys()].forEach(terminalId => this.release({ terminalId, sessionId: '' }));
+    }
+
+    protected get(terminalId: string): HostedTerminal {
+        const terminal = this.terminals.get(terminalId);
+        if (!terminal) {
+            throw new Error(`Unknown terminal ${terminalId} (never created, or released)`);
+        }
+        return terminal;
+    }
+}

@@ -1,0 +1,70 @@
+import { Locator } from 'playwright-core';
+import { TheiaBackend } from './theia-backend';
+import { TheiaWindow } from './theia-window';
+
+const CHAT = '#chat-view-widget';
+const RESPONSES = `${CHAT} .theia-ChatNode[aria-label^="Response from"]`;
+
+/** Theia AI's chat view of one window, driven as a user does: type, Enter, Stop. */
+export class AcpChat {
+    constructor(protected readonly window: TheiaWindow, protected readonly backend: TheiaBackend) { }
+
+    protected get page(): TheiaWindow['page'] {
+        return this.window.page;
+    }
+
+    protected async open(): Promise<Locator> {
+        const input = this.page.locator(`${CHAT} .theia-ChatInput-Editor`);
+        if (!await input.isVisible()) {
+            await this.page.locator('#theia-main-content-panel').click({ position: { x: 300, y: 200 } });
+            await this.page.keyboard.press('Control+Alt+i');
+        }
+        await input.waitFor({ state: 'visible', timeout: 20000 });
+        return input;
+    }
+
+    /**
+     * Starts a new chat session (the view's Home action), so a test counts its own responses: the
+     * chat tree renders only the nodes in view.
+     */
+    async newChat(): Promise<void> {
+        await this.open();
+        if (!await this.page.locator(`${CHAT} .theia-ChatNode`).count()) {
+            return; // Nothing asked yet: this is a new chat.
+        }
+        await this.page.locator('.theia-sidepanel-toolbar .codicon-home, .lm-TabBar-toolbar .codicon-home').first().click();
+        await this.page.locator(`${CHAT} .theia-ChatNode`).first().waitFor({ state: 'detached', timeout: 10000 });
+    }
+
+    /** Sends a prompt (opening the chat view if needed); resolves with the response node it creates. */
+    async send(prompt: string, mentionsAgent = false): Promise<Locator> {
+        const input = await this.open();
+        const before = await this.page.locator(RESPONSES).count();
+        // Focus rather than click: a "Chat request failed" toast may lie over the input.
+        await input.locator('.native-edit-context, textarea').first().focus();
+        await this.page.keyboard.type(prompt);
+        if (mentionsAgent && await this.page.locator(`${CHAT} .suggest-widget.visible`).count()) {
+            // The @-completion list would take the Enter.
+            await this.page.keyboard.press('Escape');
+        }
+        await this.page.keyboard.press('Enter');
+        const response = this.page.locator(RESPONSES).nth(before);
+        await response.waitFor({ state: 'attached', timeout: 20000 });
+        return response;
+    }
+
+    /** Waits until the response is complete (its toolbar appears). */
+    async finished(response: Locator, timeoutMs = 60000): Promise<void> {
+        await response.locator('.theia-ChatNodeToolbar').waitFor({ state: 'attached', timeout: timeoutMs })
+            .catch(async error => { throw new Error(`${error.message}; ${await this.window.describeForFailure('acp-chat')}; backend log:\n${this.backend.log.slice(-3000)}`); });
+    }
+
+    text(response: Locator): Promise<string> {
+        return response.locator('.theia-ResponseNode').innerText();
+    }
+
+    /** The chat's Stop button, shown while a request runs. */
+    async stop(): Promise<void> {
+        await this.page.locator(`${CHAT} .codicon-stop-circle`).first().click();
+    }
+}

@@ -27,10 +27,15 @@ describe('ACP chat: the real gemini --acp in Theia AI\'s chat', function (): voi
 
     before(async () => {
         mock = new MockGeminiApi(contents => {
-            if (MockGeminiApi.endsWithToolResult(contents)) {
-                return { text: 'The file is written.' };
+            const result = MockGeminiApi.lastToolResult(contents);
+            if (result) {
+                return { text: result.name === 'write_file' ? 'The file is written.' : `The IDE answered: ${JSON.stringify(result.response)}` };
             }
             const text = MockGeminiApi.lastUserText(contents);
+            const tool = /\[TOOL:(\w+)\]/.exec(text);
+            if (tool) {
+                return { functionCall: { name: tool[1], args: {} } };
+            }
             const write = /\[WRITE:([^\]]+)\]/.exec(text);
             if (write) {
                 return { functionCall: { name: 'write_file', args: { file_path: write[1], content: 'written by gemini\nthrough theia\n' } } };
@@ -64,6 +69,8 @@ describe('ACP chat: the real gemini --acp in Theia AI\'s chat', function (): voi
         await mock?.stop();
         sandbox?.dispose();
     });
+
+    beforeEach(() => chat.newChat());
 
     it('streams the agent\'s answer into the chat', async () => {
         const response = await chat.send('Say hello');
@@ -99,5 +106,20 @@ describe('ACP chat: the real gemini --acp in Theia AI\'s chat', function (): voi
         expect(await question.locator('button.theia-QuestionPartRenderer-option.selected').innerText()).to.match(/^Allow/);
         expect(await window.page.locator(DIFF_EDITOR).count()).to.equal(0);
         expect(backend.log).to.match(/the agent wrote .*notes\.txt/);
+    });
+
+    it('gives the agent the window\'s IDE tools: the model sees them and a call reaches this window', async () => {
+        expect(mock.requests[0].tools).to.include.members(['mcp_theia_getWorkspaceFolders', 'mcp_theia_getDiagnostics', 'mcp_theia_getOpenEditors', 'mcp_theia_openFile']);
+        expect(mock.requests[0].tools).to.not.include('mcp_theia_openDiff');
+        const response = await chat.send('Which folders are open? [TOOL:mcp_theia_getWorkspaceFolders]');
+        const question = response.locator('.theia-QuestionPartRenderer-root').last();
+        await question.waitFor({ state: 'visible', timeout: 60000 });
+        expect(await question.innerText()).to.match(/getWorkspaceFolders \(theia MCP Server\)/);
+        await question.locator('button.theia-QuestionPartRenderer-option', { hasText: 'allow_once' }).click();
+        await chat.finished(response);
+        expect(await chat.text(response)).to.contain('The IDE answered:').and.to.contain(workspace);
+        const answered = JSON.stringify(MockGeminiApi.lastToolResult(mock.requests[mock.requests.length - 1].contents));
+        expect(answered).to.contain('mcp_theia_getWorkspaceFolders').and.to.contain(JSON.stringify(JSON.stringify({ folders: [{ path: workspace, name: 'project' }] })).slice(1, -1));
+        expect(await window.statusTooltip()).to.contain('ACP agent Gemini');
     });
 });

@@ -1,7 +1,7 @@
 import * as http from 'http';
 import { AddressInfo } from 'net';
 
-interface Part { text?: string; functionCall?: { name: string; args: unknown }; functionResponse?: unknown }
+interface Part { text?: string; functionCall?: { name: string; args: unknown }; functionResponse?: { name: string; response: unknown } }
 interface Content { role: string; parts: Part[] }
 
 /** One model reply, chosen from the conversation so far. */
@@ -14,7 +14,8 @@ export type MockTurn = { text: string } | { functionCall: { name: string; args: 
  */
 export class MockGeminiApi {
     protected server?: http.Server;
-    readonly requests: { path: string; contents: Content[] }[] = [];
+    /** Every request: its path, its conversation, and the names of the tools it offered the model. */
+    readonly requests: { path: string; contents: Content[]; tools: string[] }[] = [];
 
     constructor(protected readonly script: (contents: Content[]) => MockTurn) { }
 
@@ -34,12 +35,15 @@ export class MockGeminiApi {
 
     protected answer(path: string, body: string, res: http.ServerResponse): void {
         let contents: Content[] = [];
+        let tools: string[] = [];
         try {
-            contents = JSON.parse(body).contents ?? [];
+            const parsed = JSON.parse(body);
+            contents = parsed.contents ?? [];
+            tools = (parsed.tools ?? []).flatMap((group: { functionDeclarations?: { name: string }[] }) => (group.functionDeclarations ?? []).map(declaration => declaration.name));
         } catch {
             // countTokens and the like may have other bodies.
         }
-        this.requests.push({ path, contents });
+        this.requests.push({ path, contents, tools });
         const usageMetadata = { promptTokenCount: 11, candidatesTokenCount: 7, totalTokenCount: 18 };
         if (path.includes(':countTokens')) {
             res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ totalTokens: 11 }));
@@ -62,8 +66,9 @@ export class MockGeminiApi {
         return user?.parts.map(part => part.text ?? '').join('') ?? '';
     }
 
-    static endsWithToolResult(contents: Content[]): boolean {
-        return !!contents[contents.length - 1]?.parts.some(part => part.functionResponse !== undefined);
+    /** The tool result the conversation ends with, if it does. */
+    static lastToolResult(contents: Content[]): { name: string; response: unknown } | undefined {
+        return contents[contents.length - 1]?.parts.find(part => part.functionResponse !== undefined)?.functionResponse;
     }
 
     async stop(): Promise<void> {

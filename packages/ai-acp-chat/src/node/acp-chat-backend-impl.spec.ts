@@ -10,6 +10,10 @@ import { ProcessManager } from '@theia/process/lib/node/process-manager';
 import { AcpChatClient } from '../common/acp-chat-protocol';
 import { AcpChatBackendImpl } from './acp-chat-backend-impl';
 import { AcpTerminalHost } from './acp-terminal-host';
+import { FileUri } from '@theia/core/lib/common/file-uri';
+import { IdeCompanionBackendImpl } from '@theia-cli-companion/ai-cli-ide-companion/lib/node/ide-companion-backend-impl';
+import { WindowCompanionRegistry } from '@theia-cli-companion/ai-cli-ide-companion/lib/node/window-companion-registry';
+import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test/temporary-home';
 
 const FAKE_AGENT = require.resolve('@theia-cli-companion/acp-client/lib/node/test/fake-acp-agent-main.js');
 
@@ -29,8 +33,11 @@ describe('AcpChatBackendImpl', function (): void {
     const messages: string[] = [];
     const shown: { terminalId: string; processId: number; title: string }[] = [];
     let container: Container;
+    let home: ReturnType<typeof useTemporaryHome>;
 
     beforeEach(() => {
+        // The window's companion writes discovery files into HOME and TMPDIR: both are temporary here.
+        home = useTemporaryHome();
         const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-backend-spec-')));
         root = path.join(base, 'workspace');
         outside = path.join(base, 'outside');
@@ -46,6 +53,8 @@ describe('AcpChatBackendImpl', function (): void {
         container.load(processBackendModule);
         container.bind(ILogger).toConstantValue(logger);
         container.bind(AcpTerminalHost).toSelf().inSingletonScope();
+        container.bind(WindowCompanionRegistry).toSelf().inSingletonScope();
+        container.bind(IdeCompanionBackendImpl).toSelf().inSingletonScope();
         container.bind(AcpChatBackendImpl).toSelf().inSingletonScope();
         backend = container.get(AcpChatBackendImpl);
         const client: AcpChatClient = {
@@ -63,9 +72,11 @@ describe('AcpChatBackendImpl', function (): void {
         backend.setClient(client);
     });
 
-    afterEach(() => {
+    afterEach(async () => {
         backend.dispose();
+        await container.get(IdeCompanionBackendImpl).detachWindow();
         fs.rmSync(path.dirname(root), { recursive: true, force: true });
+        home.restore();
     });
 
     async function start(command = process.execPath): Promise<void> {
@@ -83,6 +94,26 @@ describe('AcpChatBackendImpl', function (): void {
         expect(result).to.deep.include({ ok: true, stopReason: 'end_turn' });
         expect(reads).to.deep.equal([target]);
         expect(writes).to.deep.equal([{ path: target, content: 'hello there\n' }]);
+    });
+
+    it('hands the agent the window\'s companion server with a secret of its own, revoked when the chat closes', async () => {
+        await container.get(IdeCompanionBackendImpl).attachWindow({ rootUris: [FileUri.create(root).toString()], flavours: ['gemini'] });
+        await start();
+        const created = fs.readFileSync(path.join(path.dirname(root), 'agent.jsonl'), 'utf8').trim().split('\n').map(line => JSON.parse(line)).find(entry => entry.method === 'session/new');
+        const [server] = created.params.mcpServers;
+        const window = container.get(IdeCompanionBackendImpl).currentWindow!;
+        expect(server).to.deep.include({ type: 'http', name: 'theia', url: `http://127.0.0.1:${window.server.port}/mcp` });
+        const authorization = server.headers.find((header: { name: string }) => header.name === 'Authorization').value as string;
+        expect(authorization).to.match(/^Bearer \S{43}$/);
+        expect(authorization).to.not.contain(window.endpointFor('gemini').authToken);
+        expect(logged.join('\n')).to.not.contain(authorization.slice(7));
+        const initialize = (auth: string) => fetch(server.url, {
+            method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'agent', version: '1' } } })
+        });
+        expect((await initialize(authorization)).status).to.equal(200);
+        await backend.closeSession('chat-1');
+        expect((await initialize(authorization)).status).to.equal(401);
     });
 
     it('refuses paths outside the workspace folders, through symlinks too, and keeps serving', async () => {

@@ -7,6 +7,8 @@ import { AcpAgentNotFoundError } from '@theia-cli-companion/acp-client/lib/node/
 import { AcpLogger } from '@theia-cli-companion/acp-client/lib/common/acp-logger';
 import { isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/workspace-boundary';
 import { AcpTerminalHost } from './acp-terminal-host';
+import { IdeCompanionBackendImpl } from '@theia-cli-companion/ai-cli-ide-companion/lib/node/ide-companion-backend-impl';
+import type { AgentCredential } from '@theia-cli-companion/ai-cli-ide-companion/lib/node/window-companion';
 import {
     AcpChatBackend, AcpChatClient, AcpPromptResult, AcpSessionInfo, AcpStartResult, StartAcpSessionRequest
 } from '../common/acp-chat-protocol';
@@ -15,7 +17,12 @@ interface ChatBinding {
     readonly agent: AcpAgent;
     readonly roots: readonly string[];
     session?: AcpSession;
+    /** The agent's own secret for this window's companion server, while it may use it. */
+    credential?: AgentCredential;
 }
+
+/** How the window's server is named to the agent: Gemini CLI shows its tools to the model as `mcp_theia_<tool>`. */
+export const IDE_MCP_SERVER_NAME = 'theia';
 
 /** JSON-RPC error codes: -32000 is what agents (Gemini CLI, the ACP SDK's authRequired) send when credentials are missing. */
 const AUTH_REQUIRED = -32000;
@@ -31,6 +38,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
 
     @inject(ILogger) @named('ai-acp-chat:AcpChatBackend') protected readonly logger: ILogger;
     @inject(AcpTerminalHost) protected readonly terminals: AcpTerminalHost;
+    @inject(IdeCompanionBackendImpl) protected readonly companion: IdeCompanionBackendImpl;
 
     protected client?: AcpChatClient;
     protected readonly chats = new Map<string, ChatBinding>();
@@ -60,7 +68,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
             if (!chat.agent.initializeResponse) {
                 await chat.agent.initialize(CLIENT_INFO);
             }
-            const mcpServers: acp.McpServer[] = [];
+            const mcpServers = this.ideServerFor(request.agent.name, chat);
             const loaded = !!request.loadSessionId && chat.agent.canLoadSessions;
             chat.session = loaded
                 ? await chat.agent.loadSession({ sessionId: request.loadSessionId!, cwd: request.cwd, mcpServers })
@@ -80,6 +88,19 @@ export class AcpChatBackendImpl implements AcpChatBackend {
             this.logger.warn(`Chat ${request.chatSessionId}: ${request.agent.name} could not start a session: ${message}`);
             return { ok: false, failure: { kind: 'failed', message } };
         }
+    }
+
+    /**
+     * The window's companion server, with a secret of this agent's own, when the window runs one
+     * and the agent speaks MCP over HTTP: the agent gets the IDE's tools (diagnostics, open editors, …).
+     */
+    protected ideServerFor(agentName: string, chat: ChatBinding): acp.McpServer[] {
+        const window = this.companion.currentWindow;
+        if (!window || !chat.agent.initializeResponse?.agentCapabilities?.mcpCapabilities?.http) {
+            return [];
+        }
+        chat.credential ??= window.issueAgentCredential(`ACP agent ${agentName}`);
+        return [{ type: 'http', name: IDE_MCP_SERVER_NAME, url: chat.credential.url, headers: [{ name: 'Authorization', value: `Bearer ${chat.credential.token}` }] }];
     }
 
     protected launch(request: StartAcpSessionRequest): ChatBinding {
@@ -121,6 +142,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
         const chat: ChatBinding = { agent, roots: request.roots };
         this.chats.set(chatSessionId, chat);
         agent.onExit(exit => {
+            chat.credential?.revoke().catch(() => undefined);
             if (!exit.expected) {
                 const message = agent.connection.describeExit();
                 this.logger.warn(`Chat ${chatSessionId}: ${message}`);

@@ -1,12 +1,21 @@
 import { injectable } from '@theia/core/shared/inversify';
 import { Emitter, Event } from '@theia/core/lib/common/event';
-import { CompanionEvent, DiffProposal, IdeCompanionFrontendClient, WindowCompanionStatus } from '../common/ide-companion-protocol';
+import { CompanionEvent, DiffProposal, IdeCompanionFrontendClient, OpenFileRequest, WindowCompanionStatus } from '../common/ide-companion-protocol';
+import type { DocumentState, FileDiagnostics } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-tools';
 import { RpcText, toRpcText } from '../common/rpc-text';
 
 /** What handles the backend's diff requests in this window (the diff review service). */
 export interface DiffRequestHandler {
     openDiff(proposal: DiffProposal): Promise<void>;
     closeDiff(id: string): Promise<string | undefined>;
+}
+
+/** What answers the agents' IDE tools in this window (the window IDE tools service). */
+export interface IdeToolsHandler {
+    getDiagnostics(fileUri?: string): Promise<FileDiagnostics[]>;
+    getDocumentState(fileUri: string): Promise<DocumentState>;
+    saveDocument(fileUri: string): Promise<DocumentState>;
+    openFile(request: OpenFileRequest): Promise<void>;
 }
 
 /** Receives the backend's pushes and requests for this window. */
@@ -17,10 +26,38 @@ export class IdeCompanionFrontendClientImpl implements IdeCompanionFrontendClien
     protected readonly onDidLogEmitter = new Emitter<CompanionEvent>();
     readonly onDidLog: Event<CompanionEvent> = this.onDidLogEmitter.event;
     protected diffHandler?: DiffRequestHandler;
+    protected ideTools?: IdeToolsHandler;
 
     /** Set by the diff review service; kept apart to avoid a cycle with the backend proxy. */
     setDiffHandler(handler: DiffRequestHandler): void {
         this.diffHandler = handler;
+    }
+
+    setIdeToolsHandler(handler: IdeToolsHandler): void {
+        this.ideTools = handler;
+    }
+
+    protected get tools(): IdeToolsHandler {
+        if (!this.ideTools) {
+            throw new Error('The IDE tools are not available in this window');
+        }
+        return this.ideTools;
+    }
+
+    getDiagnostics(fileUri?: string): Promise<FileDiagnostics[]> {
+        return this.tools.getDiagnostics(fileUri);
+    }
+
+    getDocumentState(fileUri: string): Promise<DocumentState> {
+        return this.tools.getDocumentState(fileUri);
+    }
+
+    saveDocument(fileUri: string): Promise<DocumentState> {
+        return this.tools.saveDocument(fileUri);
+    }
+
+    openFile(request: OpenFileRequest): Promise<void> {
+        return this.tools.openFile(request);
     }
 
     notifyStatusChanged(status: WindowCompanionStatus): void {

@@ -20,6 +20,7 @@ import { WindowCompanionService } from './window-companion-service';
 import { bindViewContribution } from '@theia/core/lib/browser/shell/view-contribution';
 import { WidgetFactory } from '@theia/core/lib/browser/widget-manager';
 import { CliLauncher } from './cli-launcher';
+import { WindowIdeTools } from './window-ide-tools';
 import { CompanionCommandContribution } from './companion-command-contribution';
 import { CompanionOutput } from './companion-output';
 import { DiagnosticReportService } from './diagnostic-report-service';
@@ -54,6 +55,8 @@ export default new ContainerModule((bind, _unbind, _isBound, _rebind, _unbindAsy
     bind(ProposedContentResourceResolver).toSelf().inSingletonScope();
     bind(ResourceResolver).toService(ProposedContentResourceResolver);
     bind(DiffReviewService).toSelf().inSingletonScope();
+    bind(WindowIdeTools).toSelf().inSingletonScope();
+    bind(FrontendApplicationContribution).toService(WindowIdeTools);
     bind(DiffReviewContribution).toSelf().inSingletonScope();
     bind(CommandContribution).toService(DiffReviewContribution);
     bind(TabBarToolbarContribution).toService(DiffReviewContribution);

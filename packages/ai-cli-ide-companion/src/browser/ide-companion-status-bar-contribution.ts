@@ -57,7 +57,7 @@ export class IdeCompanionStatusBarContribution implements FrontendApplicationCon
                 ? nls.localize('theia-cli-companion/ide-companion/statusSessions', 'Connected CLI sessions:')
                 : nls.localize('theia-cli-companion/ide-companion/statusNoSessions', 'No CLI connected. Run `gemini` or `qwen` in a terminal of this window, then `/ide enable`.'),
             ...status.sessions.map(session =>
-                `• ${CLI_FLAVOUR_DISPLAY_NAMES[session.flavour]}: ${session.clientName} ${session.clientVersion} (${nls.localize('theia-cli-companion/ide-companion/since', 'since {0}', new Date(session.connectedAt).toLocaleTimeString())})`),
+                `• ${session.clientLabel}: ${session.clientName} ${session.clientVersion} (${nls.localize('theia-cli-companion/ide-companion/since', 'since {0}', new Date(session.connectedAt).toLocaleTimeString())})`),
             ...(status.pendingDiffs.length
                 ? [nls.localize('theia-cli-companion/ide-companion/statusDiffs', '{0} diff(s) waiting for review', String(status.pendingDiffs.length))]
                 : []),

@@ -49,7 +49,7 @@ export function buildDiagnosticReport(input: DiagnosticReportInput): string {
             `## Sessions (${status.sessions.length})`,
             '',
             ...status.sessions.map(session =>
-                `- ${CLI_FLAVOUR_DISPLAY_NAMES[session.flavour]}: ${session.clientName} ${session.clientVersion}, connected ${new Date(session.connectedAt).toISOString()} (session ${session.sessionId})`),
+                `- ${session.clientLabel}: ${session.clientName} ${session.clientVersion}, connected ${new Date(session.connectedAt).toISOString()} (session ${session.sessionId})`),
             '',
             `## Pending diffs (${status.pendingDiffs.length})`,
             '',

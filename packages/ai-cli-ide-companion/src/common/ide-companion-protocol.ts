@@ -2,14 +2,35 @@ import { RpcServer } from '@theia/core/lib/common/messaging/proxy-factory';
 import { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
 import { WindowEditorState } from './open-editors-model';
 import { RpcText } from './rpc-text';
+import type { DocumentState, FileDiagnostics } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-tools';
+
+/** Open a file in the window's editor, optionally at a line range (1-based). */
+export interface OpenFileRequest {
+    readonly fileUri: string;
+    readonly startLine?: number;
+    readonly endLine?: number;
+    readonly select?: boolean;
+}
 
 export const ideCompanionServicePath = '/services/ai-cli-ide-companion';
+
+/**
+ * Who a session authenticated as: a CLI flavour's discovery-file secret, or a secret the window
+ * handed to one ACP agent it started (no flavour then).
+ */
+export interface SessionCredential {
+    readonly flavour?: CliFlavourId;
+    /** How the window names such a client: "Gemini CLI", "ACP agent Gemini". */
+    readonly label: string;
+}
 
 /** A CLI session connected to a window's companion server. */
 export interface CliSessionInfo {
     readonly sessionId: string;
-    /** Whose discovery file the CLI read: each flavour's file carries its own token. */
-    readonly flavour: CliFlavourId;
+    /** Whose discovery file the CLI read (each flavour's file carries its own token); none for an ACP agent. */
+    readonly flavour?: CliFlavourId;
+    /** The credential's label, for the status bar, status view, report and diff titles. */
+    readonly clientLabel: string;
     /** `clientInfo` from the MCP initialize request. */
     readonly clientName: string;
     readonly clientVersion: string;
@@ -119,4 +140,11 @@ export interface IdeCompanionFrontendClient {
     openDiff(proposal: DiffProposal): Promise<void>;
     /** Closes the diff editor without an outcome; resolves with the right side's text, if it was open. */
     closeDiff(id: string): Promise<RpcText | undefined>;
+    /** The window's problems (Theia's markers) for one file, or every file that has some. */
+    getDiagnostics(fileUri?: string): Promise<FileDiagnostics[]>;
+    /** Whether the document is open in an editor of the window, and has unsaved changes. */
+    getDocumentState(fileUri: string): Promise<DocumentState>;
+    /** Saves the open document; resolves with its state afterwards (an unopened document is left alone). */
+    saveDocument(fileUri: string): Promise<DocumentState>;
+    openFile(request: OpenFileRequest): Promise<void>;
 }

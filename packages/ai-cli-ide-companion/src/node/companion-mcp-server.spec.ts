@@ -19,7 +19,7 @@ describe('CompanionMcpServer', () => {
 
     beforeEach(async () => {
         logger = new RecordingLogger();
-        server = new CompanionMcpServer({ authTokens: () => new Map([['gemini', TOKEN]]), logger, maxBodyBytes: 64 * 1024, streamGraceMs: 200 });
+        server = new CompanionMcpServer({ authTokens: () => new Map([[{ flavour: 'gemini', label: 'Gemini CLI' }, TOKEN]]), logger, maxBodyBytes: 64 * 1024, streamGraceMs: 200 });
         port = await server.start();
     });
     afterEach(() => server.stop());
@@ -151,7 +151,7 @@ describe('CompanionMcpServer', () => {
         });
 
         it('ends a session that never opens its event stream once it has been idle for the limit', async () => {
-            const idle = new CompanionMcpServer({ authTokens: () => new Map([['gemini', TOKEN]]), logger, idleSessionMs: 300 });
+            const idle = new CompanionMcpServer({ authTokens: () => new Map([[{ flavour: 'gemini', label: 'Gemini CLI' }, TOKEN]]), logger, idleSessionMs: 300 });
             const idlePort = await idle.start();
             try {
                 const headers = { ...json(), Host: `127.0.0.1:${idlePort}` };

@@ -9,15 +9,14 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter, Event } from '@theia/core/lib/common/event';
 import { COMPANION_SERVER_INFO, MCP_ENDPOINT_PATH } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/companion-identity';
 import { IdeNotification, IdeNotificationSchema } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-notifications';
-import { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
-import { CliSessionInfo } from '../common/ide-companion-protocol';
+import { CliSessionInfo, SessionCredential } from '../common/ide-companion-protocol';
 import { CompanionLogger } from './companion-logger';
 import { createMcpRequestGuard, jsonRpcError } from './mcp-request-guard';
 import { describe } from './describe-error';
 
 export interface CompanionMcpServerOptions {
-    /** The secret of each advertised CLI flavour; read on every request, so it may change. */
-    readonly authTokens: () => ReadonlyMap<CliFlavourId, string>;
+    /** The secret of each credential (advertised CLI flavours, ACP agents); read on every request, so it may change. */
+    readonly authTokens: () => ReadonlyMap<SessionCredential, string>;
     readonly logger: CompanionLogger;
     /** Largest accepted JSON body; larger ones get 413. Diffs of multi-MB files must fit. */
     readonly maxBodyBytes?: number;
@@ -29,12 +28,12 @@ export interface CompanionMcpServerOptions {
      */
     readonly idleSessionMs?: number;
     /** Registers the tools of one MCP session; called once per session. */
-    readonly configureSession?: (server: McpServer, sessionId: string) => void;
+    readonly configureSession?: (server: McpServer, sessionId: string, credential: SessionCredential) => void;
 }
 
 interface Session {
     readonly id: string;
-    readonly flavour: CliFlavourId;
+    readonly credential: SessionCredential;
     readonly transport: StreamableHTTPServerTransport;
     readonly mcp: McpServer;
     info?: CliSessionInfo;
@@ -151,19 +150,19 @@ export class CompanionMcpServer {
             res.status(503).json(jsonRpcError(-32000, 'The window is closing'));
             return;
         }
-        await this.createSessionTransport(res.locals.cliFlavour).handleRequest(req, res, req.body);
+        await this.createSessionTransport(res.locals.credential).handleRequest(req, res, req.body);
     }
 
-    protected createSessionTransport(flavour: CliFlavourId): StreamableHTTPServerTransport {
+    protected createSessionTransport(credential: SessionCredential): StreamableHTTPServerTransport {
         const mcp = new McpServer({ ...COMPANION_SERVER_INFO }, { capabilities: { tools: { listChanged: false }, logging: {} } });
         let session: Session | undefined;
         const transport = new StreamableHTTPServerTransport({
             sessionIdGenerator: () => randomUUID(),
             onsessioninitialized: id => {
-                session = { id, flavour, transport, mcp, openStreams: 0 };
+                session = { id, credential, transport, mcp, openStreams: 0 };
                 this.sessions.set(id, session);
                 this.armIdleTimer(session);
-                this.options.configureSession?.(mcp, id);
+                this.options.configureSession?.(mcp, id, credential);
             }
         });
         mcp.server.oninitialized = () => {
@@ -173,12 +172,13 @@ export class CompanionMcpServer {
             const client = mcp.server.getClientVersion();
             session.info = {
                 sessionId: session.id,
-                flavour,
+                flavour: credential.flavour,
+                clientLabel: credential.label,
                 clientName: client?.name ?? 'unknown client',
                 clientVersion: client?.version ?? '',
                 connectedAt: Date.now()
             };
-            this.options.logger.info(`CLI session ${session.id} connected: ${session.info.clientName} ${session.info.clientVersion} (with the ${flavour} discovery token)`);
+            this.options.logger.info(`CLI session ${session.id} connected: ${session.info.clientName} ${session.info.clientVersion} (${credential.flavour ? `with the ${credential.flavour} discovery token` : `as ${credential.label}`})`);
             this.fireSessionsChanged();
         };
         transport.onclose = () => {
@@ -266,9 +266,9 @@ export class CompanionMcpServer {
         }
     }
 
-    /** Ends the sessions that authenticated as this flavour (it is no longer advertised). */
-    async closeSessionsOf(flavour: CliFlavourId): Promise<void> {
-        const sessions = [...this.sessions.values()].filter(session => session.flavour === flavour);
+    /** Ends the sessions that authenticated with credentials like these (a flavour no longer advertised, an agent gone). */
+    async closeSessionsWhere(match: (credential: SessionCredential) => boolean): Promise<void> {
+        const sessions = [...this.sessions.values()].filter(session => match(session.credential));
         await Promise.all(sessions.map(session => session.transport.close().catch(() => undefined)));
     }
 

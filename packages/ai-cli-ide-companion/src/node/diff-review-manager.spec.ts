@@ -5,29 +5,10 @@ import { connectTestClient, TestClient, until } from './test/mcp-test-client';
 import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test/temporary-home';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/gemini-cli-flavour';
-import { DiffProposal, IdeCompanionFrontendClient } from '../common/ide-companion-protocol';
-import { fromRpcText, RpcText, toRpcText } from '../common/rpc-text';
+import { toRpcText } from '../common/rpc-text';
 import { WindowCompanion } from './window-companion';
 import { RecordingLogger } from './test/recording-logger';
-
-/** Stands in for the browser window (the far end of an RPC connection), recording what it is asked. */
-class RecordingWindow implements IdeCompanionFrontendClient {
-    /** Proposals as the window decodes them from the RPC. */
-    readonly opened: (Omit<DiffProposal, 'newContent'> & { newContent: string })[] = [];
-    readonly closed: string[] = [];
-    rightSide = new Map<string, string>();
-    notifyStatusChanged(): void { }
-    notifyEvent(): void { }
-    async openDiff(proposal: DiffProposal): Promise<void> {
-        this.opened.push({ ...proposal, newContent: fromRpcText(proposal.newContent) });
-        this.rightSide.set(proposal.id, fromRpcText(proposal.newContent));
-    }
-    async closeDiff(id: string): Promise<RpcText | undefined> {
-        this.closed.push(id);
-        const text = this.rightSide.get(id);
-        return text === undefined ? undefined : toRpcText(text);
-    }
-}
+import { RecordingWindow } from './test/recording-window';
 
 interface Cli extends TestClient { call(name: string, args: unknown): Promise<CallToolResult> }
 
@@ -65,7 +46,7 @@ describe('DiffReviewManager', () => {
     it('lists openDiff and closeDiff with input schemas', async () => {
         const cli = await connectCli(window);
         const tools = await cli.client.listTools();
-        expect(tools.tools.map(tool => tool.name).sort()).to.deep.equal(['closeDiff', 'openDiff']);
+        expect(tools.tools.map(tool => tool.name)).to.include.members(['closeDiff', 'openDiff']);
         const openDiff = tools.tools.find(tool => tool.name === 'openDiff')!;
         expect(openDiff.inputSchema.required).to.deep.equal(['filePath', 'newContent']);
         await cli.client.close();

@@ -9,7 +9,6 @@ import { IdeNotificationMethod } from '@theia-cli-companion/ai-cli-ide-protocol/
 import { DiffOutcome, IdeCompanionFrontendClient } from '../common/ide-companion-protocol';
 import { fromRpcText, toRpcText } from '../common/rpc-text';
 import { Emitter, Event } from '@theia/core/lib/common/event';
-import { CLI_FLAVOUR_DISPLAY_NAMES } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
 import { CompanionLogger } from './companion-logger';
 import { CompanionMcpServer } from './companion-mcp-server';
 import { describe } from './describe-error';
@@ -186,7 +185,7 @@ export class DiffReviewManager {
 
     protected proposer(sessionId: string): string {
         const session = this.options.server.connectedSessions.find(candidate => candidate.sessionId === sessionId);
-        return session ? `${CLI_FLAVOUR_DISPLAY_NAMES[session.flavour]} (${`${session.clientName} ${session.clientVersion}`.trim()})` : 'a CLI';
+        return session ? `${session.clientLabel} (${`${session.clientName} ${session.clientVersion}`.trim()})` : 'a CLI';
     }
 
     /** Refuses what cannot be reviewed safely; resolves whether the file exists. */

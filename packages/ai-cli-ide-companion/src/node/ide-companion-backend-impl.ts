@@ -79,6 +79,11 @@ export class IdeCompanionBackendImpl implements IdeCompanionBackend {
         this.window = undefined;
     }
 
+    /** This connection's window, for other services of the same connection (the ACP chat hands its server to agents). */
+    get currentWindow(): WindowCompanion | undefined {
+        return this.window;
+    }
+
     protected requireWindow(): WindowCompanion {
         if (!this.window) {
             throw new Error('attachWindow must be called first');

@@ -1,10 +1,10 @@
 import type { Request, Response, NextFunction, RequestHandler } from 'express';
 import { matchBearer } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/auth-token';
-import { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
+import { SessionCredential } from '../common/ide-companion-protocol';
 
 export interface McpRequestGuardOptions {
-    /** One secret per advertised CLI flavour: the one a request carries tells which CLI sent it. */
-    readonly authTokens: () => ReadonlyMap<CliFlavourId, string>;
+    /** One secret per credential (CLI flavour or ACP agent): the one a request carries tells who sent it. */
+    readonly authTokens: () => ReadonlyMap<SessionCredential, string>;
     /** The port the server listens on; known only after listen, hence a function. */
     readonly port: () => number;
     /** Called for each refused request with a reason that never contains the token. */
@@ -17,7 +17,7 @@ export interface McpRequestGuardOptions {
  * - any `Origin` header: a web page is talking to us (CLIs never send one) → 403;
  * - a `Host` other than 127.0.0.1:<port> / localhost:<port>: DNS rebinding → 403;
  * - a missing or wrong `Authorization: Bearer` → 401.
- * An accepted request carries the flavour whose token it used in `res.locals.cliFlavour`.
+ * An accepted request carries the credential whose token it used in `res.locals.credential`.
  */
 export function createMcpRequestGuard(options: McpRequestGuardOptions): RequestHandler {
     return (req: Request, res: Response, next: NextFunction) => {
@@ -34,13 +34,13 @@ export function createMcpRequestGuard(options: McpRequestGuardOptions): RequestH
         if (!isAllowedHost(req.headers.host, options.port())) {
             return refuse(403, `Forbidden: Host header ${JSON.stringify(req.headers.host ?? '')} is not this server's loopback address`);
         }
-        const flavour = matchBearer(req.headers.authorization, options.authTokens());
-        if (flavour === undefined) {
+        const credential = matchBearer(req.headers.authorization, options.authTokens());
+        if (credential === undefined) {
             return refuse(401, req.headers.authorization === undefined
                 ? 'Unauthorized: missing Authorization: Bearer header'
                 : 'Unauthorized: invalid bearer token');
         }
-        res.locals.cliFlavour = flavour;
+        res.locals.credential = credential;
         next();
     };
 }

@@ -6,10 +6,12 @@ import { CliFlavour, DiscoveryEndpoint } from '@theia-cli-companion/ai-cli-ide-p
 import { StdioConfig } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/discovery-files';
 import { IdeContext } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-context';
 import { IdeNotificationMethod } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-notifications';
-import { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
-import { CompanionEvent, IdeCompanionFrontendClient, WindowCompanionStatus } from '../common/ide-companion-protocol';
+import { CLI_FLAVOUR_DISPLAY_NAMES, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
+import { MCP_ENDPOINT_PATH } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/companion-identity';
+import { CompanionEvent, IdeCompanionFrontendClient, SessionCredential, WindowCompanionStatus } from '../common/ide-companion-protocol';
 import { Disposable } from '@theia/core/lib/common/disposable';
 import { DiffReviewManager } from './diff-review-manager';
+import { IdeContextTools } from './ide-context-tools';
 import { WindowEditorState } from '../common/open-editors-model';
 import { ideContextFromEditorState, withoutActiveEditor } from './ide-context-from-editor-state';
 import { CompanionLogger } from './companion-logger';
@@ -31,6 +33,20 @@ export interface WindowCompanionOptions {
     readonly idleSessionMs?: number;
 }
 
+/** Where an ACP agent the window started reaches its server, and the secret only that agent holds. */
+export interface AgentCredential {
+    readonly url: string;
+    readonly token: string;
+    /** The agent is gone: its secret stops working and its sessions end. */
+    revoke(): Promise<void>;
+}
+
+/** One credential object per flavour, so sessions of a flavour can be found by it. */
+const FLAVOUR_CREDENTIALS: Readonly<Record<CliFlavourId, SessionCredential>> = {
+    gemini: { flavour: 'gemini', label: CLI_FLAVOUR_DISPLAY_NAMES.gemini },
+    qwen: { flavour: 'qwen', label: CLI_FLAVOUR_DISPLAY_NAMES.qwen }
+};
+
 /**
  * Everything one Theia window offers the CLIs: its MCP server, its discovery files and the terminal
  * variables that point a CLI at it. Created by the registry, which decides when it lives and dies.
@@ -40,6 +56,8 @@ export class WindowCompanion {
     readonly log: WindowEventLog;
     /** One secret per advertised flavour; a flavour that is turned off loses its secret. */
     protected readonly authTokens = new Map<CliFlavourId, string>();
+    /** Secrets handed to ACP agents this window started, one per agent session. */
+    protected readonly agentTokens = new Map<SessionCredential, string>();
     protected readonly discoveryFiles: DiscoveryFiles;
     protected roots: string[] = [];
     /** The last context pushed to the CLIs; a newly connected session gets it at once. */
@@ -50,15 +68,23 @@ export class WindowCompanion {
     readonly onDidChangeStatus: Event<WindowCompanionStatus> = this.onDidChangeStatusEmitter.event;
 
     readonly diffs: DiffReviewManager;
+    protected readonly contextTools: IdeContextTools;
     protected frontend?: IdeCompanionFrontendClient;
 
     constructor(protected readonly options: WindowCompanionOptions) {
         this.log = new WindowEventLog(options.logger);
         this.server = new CompanionMcpServer({
-            authTokens: () => this.authTokens, logger: this.log, streamGraceMs: options.streamGraceMs, idleSessionMs: options.idleSessionMs,
-            configureSession: (mcp, sessionId) => this.diffs.registerTools(mcp, sessionId)
+            authTokens: () => this.credentials(), logger: this.log, streamGraceMs: options.streamGraceMs, idleSessionMs: options.idleSessionMs,
+            configureSession: (mcp, sessionId, credential) => {
+                this.contextTools.registerTools(mcp);
+                // The diff tools are IDE mode's contract with the CLIs; an ACP agent asks permission with its own diffs.
+                if (credential.flavour) {
+                    this.diffs.registerTools(mcp, sessionId);
+                }
+            }
         });
         this.diffs = new DiffReviewManager({ server: this.server, logger: this.log, frontend: () => this.frontend, roots: () => this.roots });
+        this.contextTools = new IdeContextTools({ logger: this.log, frontend: () => this.frontend, roots: () => this.roots, context: () => this.context });
         this.discoveryFiles = new DiscoveryFiles(options.stdioFor);
         this.server.onDidChangeSessions(() => this.fireStatusChanged());
         this.diffs.onDidChange(() => this.fireStatusChanged());
@@ -98,7 +124,7 @@ export class WindowCompanion {
             return;
         }
         await this.writeDiscoveryFiles();
-        await Promise.all(removed.map(id => this.server.closeSessionsOf(id)));
+        await this.server.closeSessionsWhere(credential => !!credential.flavour && removed.includes(credential.flavour));
         this.log.info(`Window ${this.windowId}: now advertised to ${this.describeFlavours()}`);
         this.fireStatusChanged();
     }
@@ -122,6 +148,32 @@ export class WindowCompanion {
             }
         }
         return changed;
+    }
+
+    /** Every secret the server accepts now, each with who holds it. */
+    protected credentials(): Map<SessionCredential, string> {
+        const credentials = new Map(this.agentTokens);
+        this.authTokens.forEach((token, flavour) => credentials.set(FLAVOUR_CREDENTIALS[flavour], token));
+        return credentials;
+    }
+
+    /**
+     * A secret of its own for an ACP agent this window starts (handed to it in session/new, never
+     * written to disk): its sessions are listed under `label`, and end when it is revoked.
+     */
+    issueAgentCredential(label: string): AgentCredential {
+        const credential: SessionCredential = { label };
+        const token = createAuthToken();
+        this.agentTokens.set(credential, token);
+        return {
+            url: `http://127.0.0.1:${this.server.port}${MCP_ENDPOINT_PATH}`,
+            token,
+            revoke: async () => {
+                if (this.agentTokens.delete(credential)) {
+                    await this.server.closeSessionsWhere(candidate => candidate === credential);
+                }
+            }
+        };
     }
 
     protected get advertisedFlavours(): CliFlavour[] {

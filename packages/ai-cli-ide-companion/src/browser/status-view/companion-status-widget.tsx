@@ -97,7 +97,7 @@ export class CompanionStatusWidget extends ReactWidget {
                         <th>{nls.localize('theia-cli-companion/ide-companion/pendingDiffs', 'Diffs waiting')}</th>
                     </tr></thead>
                     <tbody>{status.sessions.map(session => <tr key={session.sessionId} className='ai-cli-companion-session' title={session.sessionId}>
-                        <td>{CLI_FLAVOUR_DISPLAY_NAMES[session.flavour]}</td>
+                        <td>{session.clientLabel}</td>
                         <td>{session.clientName} {session.clientVersion}</td>
                         <td>{time(session.connectedAt)}</td>
                         <td>{status.pendingDiffs.filter(diff => diff.sessionId === session.sessionId).length}</td>

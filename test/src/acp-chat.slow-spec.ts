@@ -4,11 +4,11 @@ import * as path from 'path';
 import { MockGeminiApi } from './mock-gemini-api';
 import { until } from './processes';
 import { createSandbox, createWorkspace, Sandbox } from './sandbox';
-import { REPO_ROOT, TheiaBackend } from './theia-backend';
+import { TheiaBackend } from './theia-backend';
+import { prepareGeminiAcp } from './gemini-acp-setup';
 import { TheiaWindow } from './theia-window';
 import { AcpChat } from './acp-chat-view';
 
-const GEMINI_BIN = path.join(REPO_ROOT, 'node_modules', '.bin', 'gemini');
 const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
 
 /**
@@ -45,18 +45,7 @@ describe('ACP chat: the real gemini --acp in Theia AI\'s chat', function (): voi
         await mock.start();
         sandbox = createSandbox();
         workspace = createWorkspace(sandbox, 'project', { 'README.md': '# Project\n' });
-        fs.mkdirSync(path.join(sandbox.home, '.gemini'), { recursive: true });
-        fs.writeFileSync(path.join(sandbox.home, '.gemini', 'settings.json'), JSON.stringify({
-            general: { maxAttempts: 1, disableAutoUpdate: true },
-            model: { name: 'gemini-2.5-flash' },
-            security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
-            privacy: { usageStatisticsEnabled: false }
-        }));
-        // `gemini` on the PATH of the backend, as after `npm install -g @google/gemini-cli`.
-        const bin = path.join(sandbox.root, 'bin');
-        fs.mkdirSync(bin);
-        fs.symlinkSync(GEMINI_BIN, path.join(bin, 'gemini'));
-        Object.assign(sandbox.env, { PATH: `${bin}:${sandbox.env.PATH}`, GEMINI_API_KEY: 'fake-offline-key', GOOGLE_GEMINI_BASE_URL: mock.url });
+        prepareGeminiAcp(sandbox, mock.url, 'fake-offline-key');
         backend = new TheiaBackend(sandbox, workspace);
         await backend.start();
         window = await TheiaWindow.open(sandbox, backend.url);

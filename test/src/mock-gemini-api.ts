@@ -15,7 +15,7 @@ export type MockTurn = { text: string } | { functionCall: { name: string; args: 
 export class MockGeminiApi {
     protected server?: http.Server;
     /** Every request: its path, its conversation, and the names of the tools it offered the model. */
-    readonly requests: { path: string; contents: Content[]; tools: string[] }[] = [];
+    readonly requests: { path: string; contents: Content[]; tools: string[]; apiKey?: string }[] = [];
 
     constructor(protected readonly script: (contents: Content[]) => MockTurn) { }
 
@@ -27,13 +27,13 @@ export class MockGeminiApi {
         this.server = http.createServer((req, res) => {
             let body = '';
             req.on('data', chunk => body += chunk);
-            req.on('end', () => this.answer(req.url ?? '', body, res));
+            req.on('end', () => this.answer(req.url ?? '', body, res, req.headers['x-goog-api-key'] as string | undefined));
         });
         await new Promise<void>(resolve => this.server!.listen(0, '127.0.0.1', resolve));
         return this.url;
     }
 
-    protected answer(path: string, body: string, res: http.ServerResponse): void {
+    protected answer(path: string, body: string, res: http.ServerResponse, apiKey?: string): void {
         let contents: Content[] = [];
         let tools: string[] = [];
         try {
@@ -43,7 +43,7 @@ export class MockGeminiApi {
         } catch {
             // countTokens and the like may have other bodies.
         }
-        this.requests.push({ path, contents, tools });
+        this.requests.push({ path, contents, tools, apiKey });
         const usageMetadata = { promptTokenCount: 11, candidatesTokenCount: 7, totalTokenCount: 18 };
         if (path.includes(':countTokens')) {
             res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ totalTokens: 11 }));

@@ -1,18 +1,25 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { ChatAgent, ChatAgentLocation, ChatMode, ErrorChatResponseContentImpl, MarkdownChatResponseContentImpl, MutableChatRequestModel } from '@theia/ai-chat';
+import { ChatAgent, ChatAgentLocation, ChatMode, ErrorChatResponseContentImpl, MarkdownChatResponseContentImpl, MutableChatRequestModel, QuestionResponseContentImpl } from '@theia/ai-chat';
+import type { KeyStoreService } from '@theia/core/lib/common/key-store';
+import type { QuickInputService } from '@theia/core/lib/common/quick-pick-service';
 import { LanguageModelRequirement, PromptVariantSet } from '@theia/ai-core';
 import { nls } from '@theia/core/lib/common/nls';
 import type { AcpAgentDefinition } from '@theia-cli-companion/acp-client/lib/common/acp-agent-definition';
 import type { DiffReviewService } from '@theia-cli-companion/ai-cli-ide-companion/lib/browser/diff-review/diff-review-service';
-import { AcpChatBackend, AcpSessionInfo, AcpStartFailure } from '../common/acp-chat-protocol';
+import { AcpChatBackend, AcpSessionInfo, AcpStartFailure, AcpStartResult } from '../common/acp-chat-protocol';
 import { AcpChatClientImpl } from './acp-chat-client-impl';
 import { AcpChatTurn } from './acp-chat-turn';
 
 /** The ACP session id stored with a chat, so reopening the chat can load it. */
 export const ACP_SESSION_SETTING = 'acpSessionId';
 
+/** Where agents' API keys are kept: Theia's secret storage (the OS keyring, or memory where there is none). */
+export const ACP_KEY_STORE_SERVICE = 'theia-cli-companion.acp';
+
 export interface AcpChatAgentServices {
     readonly backend: AcpChatBackend;
+    readonly keyStore: KeyStoreService;
+    readonly quickInput: QuickInputService;
     readonly client: AcpChatClientImpl;
     readonly diffs: DiffReviewService;
     /** The folder the agent works in and every workspace folder; undefined when no folder is open. */
@@ -110,10 +117,14 @@ export class AcpChatAgent implements ChatAgent {
             return undefined;
         }
         const stored = request.session.settings?.[ACP_SESSION_SETTING];
-        const result = await this.services.backend.startSession({
+        const start = () => this.services.backend.startSession({
             chatSessionId: chatId, agent: this.definition, cwd: workspace.cwd, roots: workspace.roots,
             loadSessionId: typeof stored === 'string' ? stored : undefined
         });
+        let result: AcpStartResult = await start();
+        if (!result.ok && result.failure.kind === 'auth-required' && await this.authenticate(request, result.failure)) {
+            result = await start();
+        }
         if (!result.ok) {
             this.fail(request, this.describeFailure(result.failure));
             return undefined;
@@ -122,6 +133,75 @@ export class AcpChatAgent implements ChatAgent {
         request.session.setSettings({ ...request.session.settings, [ACP_SESSION_SETTING]: result.session.sessionId });
         this.modes = result.session.modes?.availableModes.map(mode => ({ id: mode.id, name: mode.name, isDefault: mode.id === result.session.modes?.currentModeId }));
         return result.session;
+    }
+
+    /**
+     * The agent wants credentials: a key kept from an earlier sign-in is tried first; otherwise the
+     * chat offers the agent's methods, and a key-based one asks for the key (never shown, logged or
+     * put in settings) and keeps it in Theia's secret storage once the agent accepted it.
+     */
+    protected async authenticate(request: MutableChatRequestModel, failure: Extract<AcpStartFailure, { kind: 'auth-required' }>): Promise<boolean> {
+        const chatId = request.session.id;
+        const { keyStore, backend } = this.services;
+        for (const method of failure.methods.filter(isKeyMethod)) {
+            const key = await keyStore.getPassword(ACP_KEY_STORE_SERVICE, this.keyAccount(method.id));
+            if (key) {
+                try {
+                    await backend.authenticate(chatId, method.id, { 'api-key': key });
+                    return true;
+                } catch {
+                    // The agent no longer takes it: forget it and ask.
+                    await keyStore.deletePassword(ACP_KEY_STORE_SERVICE, this.keyAccount(method.id));
+                }
+            }
+        }
+        const method = await this.askForMethod(request, failure);
+        if (!method) {
+            return false;
+        }
+        if (!isKeyMethod(method)) {
+            request.response.response.addContent(new MarkdownChatResponseContentImpl(nls.localize('theia-cli-companion/acp-chat/signInOutside',
+                '*{0} signs in with "{1}" outside the IDE: run `{2}` in a terminal once, sign in there, then send your message again.*', this.name, method.name, this.definition.command)));
+            return false;
+        }
+        const key = await this.services.quickInput.input({
+            title: nls.localize('theia-cli-companion/acp-chat/keyTitle', '{0}: {1}', this.name, method.name),
+            prompt: nls.localize('theia-cli-companion/acp-chat/keyPrompt', "The key is kept in the IDE's secret storage."),
+            password: true, ignoreFocusLost: true
+        });
+        if (!key) {
+            return false;
+        }
+        try {
+            await backend.authenticate(chatId, method.id, { 'api-key': key });
+        } catch (error) {
+            request.response.response.addContent(new ErrorChatResponseContentImpl(new Error(nls.localize('theia-cli-companion/acp-chat/keyRefused',
+                '{0} did not accept the key: {1}', this.name, String((error as Error)?.message ?? error)))));
+            return false;
+        }
+        await keyStore.setPassword(ACP_KEY_STORE_SERVICE, this.keyAccount(method.id), key);
+        return true;
+    }
+
+    protected keyAccount(methodId: string): string {
+        return `${this.definition.name}/${methodId}`;
+    }
+
+    protected askForMethod(request: MutableChatRequestModel, failure: Extract<AcpStartFailure, { kind: 'auth-required' }>): Promise<acp.AuthMethod | undefined> {
+        return new Promise(resolve => {
+            const response = request.response;
+            const options = failure.methods.map(method => ({ text: method.name, value: method.id, description: method.description ?? undefined }));
+            const question = new QuestionResponseContentImpl(
+                nls.localize('theia-cli-companion/acp-chat/chooseSignIn', '{0} needs credentials ({1}). How do you want to sign in?', this.name, failure.message),
+                options, request, selected => {
+                    question.selectedOption = selected;
+                    response.stopWaitingForInput();
+                    resolve(failure.methods.find(method => method.id === selected.value));
+                }, { header: nls.localize('theia-cli-companion/acp-chat/signIn', 'Sign in') });
+            response.response.addContent(question);
+            response.waitForInput();
+            response.cancellationToken.onCancellationRequested(() => resolve(undefined));
+        });
     }
 
     protected describeFailure(failure: AcpStartFailure): string {
@@ -152,6 +232,11 @@ export class AcpChatAgent implements ChatAgent {
             this.sessions.set(chatId, { ...session, modes: { ...session.modes, currentModeId: modeId } });
         }
     }
+}
+
+/** A method authenticated with a key in `_meta['api-key']` (Gemini CLI's gemini-api-key declares it). */
+function isKeyMethod(method: acp.AuthMethod): boolean {
+    return !!(method as { _meta?: Record<string, unknown> | null })._meta?.['api-key'];
 }
 
 /** The prompt without the leading @mention the chat keeps in the text. */

@@ -7,6 +7,8 @@ import { nls } from '@theia/core/lib/common/nls';
 import { ChatAgentService } from '@theia/ai-chat';
 import { AgentService, PromptService } from '@theia/ai-core';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
+import { KeyStoreService } from '@theia/core/lib/common/key-store';
+import { QuickInputService } from '@theia/core/lib/common/quick-pick-service';
 import { DiffReviewService } from '@theia-cli-companion/ai-cli-ide-companion/lib/browser/diff-review/diff-review-service';
 import { BUILT_IN_ACP_AGENTS, parseAgentDefinitions } from '@theia-cli-companion/acp-client/lib/common/acp-agent-definition';
 import { AcpChatBackend } from '../common/acp-chat-protocol';
@@ -30,6 +32,8 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
     @inject(WorkspaceService) protected readonly workspace: WorkspaceService;
     @inject(AcpChatPreferences) protected readonly preferences: AcpChatPreferences;
     @inject(MessageService) protected readonly messages: MessageService;
+    @inject(KeyStoreService) protected readonly keyStore: KeyStoreService;
+    @inject(QuickInputService) protected readonly quickInput: QuickInputService;
     @inject(ILogger) @named('ai-acp-chat:AcpChatAgents') protected readonly logger: ILogger;
 
     protected registered: AcpChatAgent[] = [];
@@ -58,7 +62,7 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
             this.agentService.unregisterAgent(agent.id);
         });
         this.registered = definitions.map(definition => new AcpChatAgent(definition, {
-            backend: this.backend, client: this.client, diffs: this.diffs,
+            backend: this.backend, client: this.client, diffs: this.diffs, keyStore: this.keyStore, quickInput: this.quickInput,
             workspace: async () => {
                 const roots = (await this.workspace.roots).map(root => root.resource.path.fsPath());
                 return roots.length ? { cwd: roots[0], roots } : undefined;

@@ -101,6 +101,18 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
         expect(agentCalls().filter(call => call.method === 'initialize').length - initializedBefore).to.equal(2);
     });
 
+    it('switches the chat\'s mode and model from the command palette', async () => {
+        const response = await chat.send('echo first');
+        await chat.finished(response);
+        await window.runCommand('Set Agent Mode');
+        await window.pickQuickItem('YOLO');
+        await until(() => agentCalls().some(call => call.method === 'session/set_mode' && call.params.modeId === 'yolo'), 'session/set_mode yolo', 20000);
+        await window.runCommand('Set Agent Model');
+        await window.pickQuickItem('Fake Flash');
+        await until(() => agentCalls().some(call => call.method === 'session/set_model' && call.params.modelId === 'fake-flash'), 'session/set_model fake-flash', 20000);
+        expect(backend.log).to.match(/mode yolo/).and.to.match(/model fake-flash/);
+    });
+
     it('an agent that is not installed answers with its install command', async () => {
         const response = await chat.send('@Missing hello', true);
         await chat.finished(response);

@@ -221,8 +221,32 @@ export class AcpChatAgent implements ChatAgent {
     protected async applyMode(chatId: string, session: AcpSessionInfo, modeId: string | undefined): Promise<void> {
         const current = session.modes?.currentModeId;
         if (modeId && current && modeId !== current && session.modes?.availableModes.some(mode => mode.id === modeId)) {
-            await this.services.backend.setMode(chatId, modeId);
-            this.rememberMode(chatId, modeId);
+            await this.setMode(chatId, modeId);
+        }
+    }
+
+    /** The ACP session of this chat, once started. */
+    sessionOf(chatId: string): AcpSessionInfo | undefined {
+        return this.sessions.get(chatId);
+    }
+
+    async setMode(chatId: string, modeId: string): Promise<void> {
+        await this.services.backend.setMode(chatId, modeId);
+        this.rememberMode(chatId, modeId);
+    }
+
+    async setModel(chatId: string, modelId: string): Promise<void> {
+        await this.services.backend.setModel(chatId, modelId);
+        const session = this.sessions.get(chatId);
+        if (session?.models) {
+            this.sessions.set(chatId, { ...session, models: { ...session.models, currentModelId: modelId } });
+        }
+    }
+
+    /** The chat was deleted: its agent stops. */
+    forget(chatId: string): void {
+        if (this.sessions.delete(chatId)) {
+            this.services.backend.closeSession(chatId).catch(() => undefined);
         }
     }
 

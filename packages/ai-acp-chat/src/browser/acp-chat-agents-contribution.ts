@@ -4,7 +4,8 @@ import { FrontendApplicationContribution } from '@theia/core/lib/browser/fronten
 import { ILogger } from '@theia/core/lib/common/logger';
 import { MessageService } from '@theia/core/lib/common/message-service';
 import { nls } from '@theia/core/lib/common/nls';
-import { ChatAgentService } from '@theia/ai-chat';
+import { ChatAgentService, ChatService } from '@theia/ai-chat';
+import { isSessionDeletedEvent } from '@theia/ai-chat/lib/common/chat-service';
 import { AgentService, PromptService } from '@theia/ai-core';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
 import { KeyStoreService } from '@theia/core/lib/common/key-store';
@@ -34,12 +35,23 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
     @inject(MessageService) protected readonly messages: MessageService;
     @inject(KeyStoreService) protected readonly keyStore: KeyStoreService;
     @inject(QuickInputService) protected readonly quickInput: QuickInputService;
+    @inject(ChatService) protected readonly chats: ChatService;
     @inject(ILogger) @named('ai-acp-chat:AcpChatAgents') protected readonly logger: ILogger;
 
     protected registered: AcpChatAgent[] = [];
     protected readonly commandFragments = new Map<string, string[]>();
 
+    /** The agent that runs the ACP session of this chat, if any. */
+    agentOf(chatId: string): AcpChatAgent | undefined {
+        return this.registered.find(agent => agent.sessionOf(chatId));
+    }
+
     onStart(): void {
+        this.chats.onSessionEvent(event => {
+            if (isSessionDeletedEvent(event)) {
+                this.registered.forEach(agent => agent.forget(event.sessionId));
+            }
+        });
         this.preferences.ready.then(() => {
             this.update();
             this.preferences.onPreferenceChanged(change => {

@@ -4,6 +4,8 @@ import { RemoteConnectionProvider, ServiceConnectionProvider } from '@theia/core
 import { AcpChatBackend, acpChatServicePath } from '../common/acp-chat-protocol';
 import { bindAcpChatPreferences } from '../common/acp-chat-preferences';
 import { AcpChatAgentsContribution } from './acp-chat-agents-contribution';
+import { AcpChatCommandContribution } from './acp-chat-command-contribution';
+import { CommandContribution } from '@theia/core/lib/common/command';
 import { AcpChatClientImpl } from './acp-chat-client-impl';
 import { AcpFileAccess } from './acp-file-access';
 import { AcpTerminalPresenter } from './acp-terminal-presenter';
@@ -18,4 +20,6 @@ export default new ContainerModule(bind => {
     ).inSingletonScope();
     bind(AcpChatAgentsContribution).toSelf().inSingletonScope();
     bind(FrontendApplicationContribution).toService(AcpChatAgentsContribution);
+    bind(AcpChatCommandContribution).toSelf().inSingletonScope();
+    bind(CommandContribution).toService(AcpChatCommandContribution);
 });

@@ -206,11 +206,14 @@ export class AcpChatBackendImpl implements AcpChatBackend {
     }
 
     async setMode(chatSessionId: string, modeId: string): Promise<void> {
-        await this.require(chatSessionId).session?.setMode(modeId);
+        // Rethrown with the agent's details (Gemini: "Cannot enable privileged approval modes in an untrusted folder.").
+        await this.require(chatSessionId).session?.setMode(modeId).catch(error => { throw new Error(messageOf(error)); });
+        this.logger.info(`Chat ${chatSessionId}: mode ${modeId}`);
     }
 
     async setModel(chatSessionId: string, modelId: string): Promise<void> {
-        await this.require(chatSessionId).session?.setModel(modelId);
+        await this.require(chatSessionId).session?.setModel(modelId).catch(error => { throw new Error(messageOf(error)); });
+        this.logger.info(`Chat ${chatSessionId}: model ${modelId}`);
     }
 
     async closeSession(chatSessionId: string): Promise<void> {

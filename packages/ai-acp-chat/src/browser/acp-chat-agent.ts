@@ -130,6 +130,10 @@ export class AcpChatAgent implements ChatAgent {
             return undefined;
         }
         this.sessions.set(chatId, result.session);
+        if (result.session.loadFailure) {
+            request.response.response.addContent(new MarkdownChatResponseContentImpl(`*${nls.localize('theia-cli-companion/acp-chat/loadFailed',
+                '{0} could not reopen this chat\'s earlier session ({1}); this message starts a new one.', this.name, result.session.loadFailure)}*\n\n`));
+        }
         request.session.setSettings({ ...request.session.settings, [ACP_SESSION_SETTING]: result.session.sessionId });
         this.modes = result.session.modes?.availableModes.map(mode => ({ id: mode.id, name: mode.name, isDefault: mode.id === result.session.modes?.currentModeId }));
         return result.session;

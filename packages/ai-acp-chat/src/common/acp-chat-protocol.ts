@@ -15,6 +15,8 @@ export interface AcpSessionInfo {
     readonly models?: { currentModelId?: string; availableModels?: { modelId: string; name: string }[] } | null;
     /** True when the agent replayed a stored session (session/load) instead of starting one. */
     readonly loaded: boolean;
+    /** Why the stored session could not be reopened, when a new one was started instead. */
+    readonly loadFailure?: string;
 }
 
 export interface StartAcpSessionRequest {

@@ -116,6 +116,17 @@ describe('AcpChatBackendImpl', function (): void {
         expect((await initialize(authorization)).status).to.equal(401);
     });
 
+    it('reopens a stored session with session/load, and starts a new one, saying why, when the agent cannot', async () => {
+        const agent = { name: 'Fake', command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: path.join(path.dirname(root), 'agent.jsonl') } };
+        const reopened = await backend.startSession({ chatSessionId: 'chat-1', cwd: root, roots: [root], agent, loadSessionId: 'stored-7' });
+        expect(reopened).to.deep.include({ ok: true });
+        expect(reopened.ok && reopened.session).to.deep.include({ sessionId: 'stored-7', loaded: true });
+        const lost = await backend.startSession({ chatSessionId: 'chat-2', cwd: root, roots: [root], agent, loadSessionId: 'missing-3' });
+        expect(lost.ok && lost.session).to.deep.include({ loaded: false, loadFailure: 'Internal error: Invalid session identifier "missing-3".' });
+        expect(lost.ok && lost.session.sessionId).to.match(/^fake-session-\d+$/);
+        expect(await backend.prompt('chat-2', [{ type: 'text', text: 'echo works' }])).to.deep.include({ ok: true });
+    });
+
     it('refuses paths outside the workspace folders, through symlinks too, and keeps serving', async () => {
         await start();
         for (const target of [path.join(outside, 'secret.txt'), path.join(root, 'escape', 'secret.txt'), path.join(root, '..', 'outside', 'secret.txt')]) {

@@ -69,12 +69,22 @@ export class AcpChatBackendImpl implements AcpChatBackend {
                 await chat.agent.initialize(CLIENT_INFO);
             }
             const mcpServers = this.ideServerFor(request.agent.name, chat);
-            const loaded = !!request.loadSessionId && chat.agent.canLoadSessions;
-            chat.session = loaded
-                ? await chat.agent.loadSession({ sessionId: request.loadSessionId!, cwd: request.cwd, mcpServers })
-                : await chat.agent.newSession({ cwd: request.cwd, mcpServers });
-            this.logger.info(`Chat ${request.chatSessionId}: ${request.agent.name} session ${chat.session.sessionId} ${loaded ? 'loaded' : 'started'} in ${request.cwd}`);
-            return { ok: true, session: this.describe(request.chatSessionId, chat, loaded) };
+            let loadFailure: string | undefined;
+            if (request.loadSessionId && chat.agent.canLoadSessions) {
+                try {
+                    chat.session = await chat.agent.loadSession({ sessionId: request.loadSessionId, cwd: request.cwd, mcpServers });
+                } catch (error) {
+                    // A chat that cannot be reopened still gets an agent: a new session, and the reason.
+                    loadFailure = messageOf(error);
+                    this.logger.warn(`Chat ${request.chatSessionId}: ${request.agent.name} could not reopen session ${request.loadSessionId}: ${loadFailure}`);
+                }
+            }
+            const loaded = !!chat.session && chat.session.sessionId === request.loadSessionId;
+            if (!loaded) {
+                chat.session = await chat.agent.newSession({ cwd: request.cwd, mcpServers });
+            }
+            this.logger.info(`Chat ${request.chatSessionId}: ${request.agent.name} session ${chat.session!.sessionId} ${loaded ? 'loaded' : 'started'} in ${request.cwd}`);
+            return { ok: true, session: { ...this.describe(request.chatSessionId, chat, loaded), ...(loadFailure ? { loadFailure } : {}) } };
         } catch (error) {
             if (error instanceof AcpAgentNotFoundError) {
                 this.chats.delete(request.chatSessionId);

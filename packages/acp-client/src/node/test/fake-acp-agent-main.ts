@@ -162,6 +162,9 @@ acp.agent({ name: 'fake-acp-agent' })
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
         record('request', 'session/load', params);
+        if (params.sessionId.startsWith('missing-')) {
+            throw new acp.RequestError(-32603, 'Internal error', { details: `Invalid session identifier "${params.sessionId}".` });
+        }
         await client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'earlier question' } } });
         await client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'earlier answer' } } });
         return { modes: { currentModeId: 'default', availableModes: [{ id: 'default', name: 'Default' }] } };

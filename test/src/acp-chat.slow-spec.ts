@@ -3,11 +3,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { MockGeminiApi } from './mock-gemini-api';
 import { until } from './processes';
-import { createSandbox, createWorkspace, Sandbox } from './sandbox';
-import { TheiaBackend } from './theia-backend';
 import { prepareGeminiAcp } from './gemini-acp-setup';
-import { TheiaWindow } from './theia-window';
-import { AcpChat } from './acp-chat-view';
+import { AcpChatTestbed } from './acp-chat-testbed';
 
 const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
 
@@ -18,97 +15,76 @@ const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
  */
 describe('ACP chat: the real gemini --acp in Theia AI\'s chat', function (): void {
     this.timeout(300000);
-    let sandbox: Sandbox;
-    let workspace: string;
-    let backend: TheiaBackend;
-    let window: TheiaWindow;
-    let mock: MockGeminiApi;
-    let chat: AcpChat;
-
-    before(async () => {
-        mock = new MockGeminiApi(contents => {
-            const result = MockGeminiApi.lastToolResult(contents);
-            if (result) {
-                return { text: result.name === 'write_file' ? 'The file is written.' : `The IDE answered: ${JSON.stringify(result.response)}` };
-            }
-            const text = MockGeminiApi.lastUserText(contents);
-            const tool = /\[TOOL:(\w+)\]/.exec(text);
-            if (tool) {
-                return { functionCall: { name: tool[1], args: {} } };
-            }
-            const write = /\[WRITE:([^\]]+)\]/.exec(text);
-            if (write) {
-                return { functionCall: { name: 'write_file', args: { file_path: write[1], content: 'written by gemini\nthrough theia\n' } } };
-            }
-            return { text: 'Hello from the **mock** Gemini.' };
-        });
-        await mock.start();
-        sandbox = createSandbox();
-        workspace = createWorkspace(sandbox, 'project', { 'README.md': '# Project\n' });
-        prepareGeminiAcp(sandbox, mock.url, 'fake-offline-key');
-        backend = new TheiaBackend(sandbox, workspace);
-        await backend.start();
-        window = await TheiaWindow.open(sandbox, backend.url);
-        chat = new AcpChat(window, backend);
+    const mock = new MockGeminiApi(contents => {
+        const result = MockGeminiApi.lastToolResult(contents);
+        if (result) {
+            return { text: result.name === 'write_file' ? 'The file is written.' : `The IDE answered: ${JSON.stringify(result.response)}` };
+        }
+        const text = MockGeminiApi.lastUserText(contents);
+        const tool = /\[TOOL:(\w+)\]/.exec(text);
+        if (tool) {
+            return { functionCall: { name: tool[1], args: {} } };
+        }
+        const write = /\[WRITE:([^\]]+)\]/.exec(text);
+        if (write) {
+            return { functionCall: { name: 'write_file', args: { file_path: write[1], content: 'written by gemini\nthrough theia\n' } } };
+        }
+        return { text: 'Hello from the **mock** Gemini.' };
     });
+    before(() => mock.start());
+    after(() => mock.stop());
+    const bed = AcpChatTestbed.install({ 'README.md': '# Project\n' }, sandbox => prepareGeminiAcp(sandbox, mock.url, 'fake-offline-key'));
 
-    after(async () => {
-        await window?.close();
-        await backend?.stop();
-        await mock?.stop();
-        sandbox?.dispose();
-    });
-
-    beforeEach(() => chat.newChat());
+    beforeEach(() => bed.chat.newChat());
 
     it('streams the agent\'s answer into the chat', async () => {
-        const response = await chat.send('Say hello');
-        await chat.finished(response);
-        expect(await chat.text(response)).to.contain('Hello from the mock Gemini.');
+        const response = await bed.chat.send('Say hello');
+        await bed.chat.finished(response);
+        expect(await bed.chat.text(response)).to.contain('Hello from the mock Gemini.');
         const header = await response.getAttribute('aria-label');
         expect(header).to.match(/Gemini/);
         expect(mock.requests.some(request => MockGeminiApi.lastUserText(request.contents).includes('Say hello'))).to.equal(true);
     });
 
     it('asks permission for a write with the change in a Monaco diff; accepting it there writes the file through Theia', async () => {
-        const target = path.join(workspace, 'notes.txt');
-        const response = await chat.send(`Write the notes [WRITE:${target}]`);
+        const target = path.join(bed.workspace, 'notes.txt');
+        const response = await bed.chat.send(`Write the notes [WRITE:${target}]`);
         const question = response.locator('.theia-QuestionPartRenderer-root').last();
         await question.waitFor({ state: 'visible', timeout: 60000 }).catch(async error => {
-            throw new Error(`${error.message}; ${await window.describeForFailure('acp-permission')}; backend log:\n${backend.log.slice(-3000)}`);
+            throw new Error(`${error.message}; ${await bed.window.describeForFailure('acp-permission')}; backend log:\n${bed.backend.log.slice(-3000)}`);
         });
         expect(await question.innerText()).to.match(/Gemini asks to run: Writing to notes\.txt/);
         const options = await question.locator('button.theia-QuestionPartRenderer-option').allInnerTexts();
         expect(options.map(option => option.trim().split('\n')[0])).to.include.members(['Allow', 'Allow for this session', 'Reject']);
 
-        await window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 20000 });
-        const title = await window.page.locator('#theia-main-content-panel .lm-TabBar-tab.lm-mod-current').innerText();
+        await bed.window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 20000 });
+        const title = await bed.window.page.locator('#theia-main-content-panel .lm-TabBar-tab.lm-mod-current').innerText();
         expect(title).to.match(/notes\.txt ↔ proposed by Gemini/);
         expect(fs.existsSync(target), 'nothing is written before the user decides').to.equal(false);
-        await window.saveDocScreenshot('acp-permission-diff');
-        await window.page.locator('#theia-main-content-panel .lm-TabBar-toolbar .codicon-check').first().click();
+        await bed.window.saveDocScreenshot('acp-permission-diff');
+        await bed.window.page.locator('#theia-main-content-panel .lm-TabBar-toolbar .codicon-check').first().click();
 
         await until(() => fs.existsSync(target) && fs.readFileSync(target, 'utf8') === 'written by gemini\nthrough theia\n', 'the file to be written', 30000);
-        await chat.finished(response);
-        const text = await chat.text(response);
+        await bed.chat.finished(response);
+        const text = await bed.chat.text(response);
         expect(text).to.contain('The file is written.');
         expect(await question.locator('button.theia-QuestionPartRenderer-option.selected').innerText()).to.match(/^Allow/);
-        expect(await window.page.locator(DIFF_EDITOR).count()).to.equal(0);
-        expect(backend.log).to.match(/the agent wrote .*notes\.txt/);
+        expect(await bed.window.page.locator(DIFF_EDITOR).count()).to.equal(0);
+        expect(bed.backend.log).to.match(/the agent wrote .*notes\.txt/);
     });
 
     it('gives the agent the window\'s IDE tools: the model sees them and a call reaches this window', async () => {
         expect(mock.requests[0].tools).to.include.members(['mcp_theia_getWorkspaceFolders', 'mcp_theia_getDiagnostics', 'mcp_theia_getOpenEditors', 'mcp_theia_openFile']);
         expect(mock.requests[0].tools).to.not.include('mcp_theia_openDiff');
-        const response = await chat.send('Which folders are open? [TOOL:mcp_theia_getWorkspaceFolders]');
+        const response = await bed.chat.send('Which folders are open? [TOOL:mcp_theia_getWorkspaceFolders]');
         const question = response.locator('.theia-QuestionPartRenderer-root').last();
         await question.waitFor({ state: 'visible', timeout: 60000 });
         expect(await question.innerText()).to.match(/getWorkspaceFolders \(theia MCP Server\)/);
         await question.locator('button.theia-QuestionPartRenderer-option', { hasText: 'allow_once' }).click();
-        await chat.finished(response);
-        expect(await chat.text(response)).to.contain('The IDE answered:').and.to.contain(workspace);
+        await bed.chat.finished(response);
+        expect(await bed.chat.text(response)).to.contain('The IDE answered:').and.to.contain(bed.workspace);
         const answered = JSON.stringify(MockGeminiApi.lastToolResult(mock.requests[mock.requests.length - 1].contents));
-        expect(answered).to.contain('mcp_theia_getWorkspaceFolders').and.to.contain(JSON.stringify(JSON.stringify({ folders: [{ path: workspace, name: 'project' }] })).slice(1, -1));
-        expect(await window.statusTooltip()).to.contain('ACP agent Gemini');
+        expect(answered).to.contain('mcp_theia_getWorkspaceFolders').and.to.contain(JSON.stringify(JSON.stringify({ folders: [{ path: bed.workspace, name: 'project' }] })).slice(1, -1));
+        expect(await bed.window.statusTooltip()).to.contain('ACP agent Gemini');
     });
 });

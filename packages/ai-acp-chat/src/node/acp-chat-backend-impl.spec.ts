@@ -177,6 +177,18 @@ describe('AcpChatBackendImpl', function (): void {
         expect(() => host.output({ sessionId: 's', terminalId })).to.throw(/Unknown terminal/);
     });
 
+    it('resolves the workspace folders\' symlinks before checking paths against them', async () => {
+        const linkedRoot = path.join(path.dirname(root), 'linked-workspace');
+        fs.symlinkSync(root, linkedRoot);
+        const result = await backend.startSession({
+            chatSessionId: 'chat-4', cwd: linkedRoot, roots: [linkedRoot],
+            agent: { name: 'Fake', command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: path.join(path.dirname(root), 'agent.jsonl') } }
+        });
+        expect(result.ok).to.equal(true);
+        expect(await backend.prompt('chat-4', [{ type: 'text', text: `read ${path.join(linkedRoot, 'file.txt')}` }])).to.deep.include({ ok: true });
+        expect(reads).to.deep.equal([path.join(linkedRoot, 'file.txt')]);
+    });
+
     it('refuses a working folder that is not a workspace folder', async () => {
         const result = await backend.startSession({ chatSessionId: 'chat-2', cwd: outside, roots: [root], agent: { name: 'Fake', command: process.execPath, args: [FAKE_AGENT], env: {} } });
         expect(fs.existsSync(path.join(path.dirname(root), 'agent.jsonl')), 'no agent was started').to.equal(false);

@@ -1,3 +1,4 @@
+import * as fs from 'fs';
 import * as path from 'path';
 import type * as acp from '@agentclientprotocol/sdk';
 import { inject, injectable, named } from '@theia/core/shared/inversify';
@@ -62,7 +63,8 @@ export class AcpChatBackendImpl implements AcpChatBackend {
         }
         let chat = this.chats.get(request.chatSessionId);
         if (!chat || chat.agent.connection.hasExited) {
-            chat = this.launch(request);
+            // Paths are checked with symlinks resolved, so the roots must be too (a home under a symlink).
+            chat = this.launch({ ...request, roots: await realRoots(request.roots) });
         }
         try {
             if (!chat.agent.initializeResponse) {
@@ -247,6 +249,11 @@ export class AcpChatBackendImpl implements AcpChatBackend {
         chats.forEach(chat => chat.agent.dispose().catch(error => this.logger.warn(`Could not stop an agent: ${messageOf(error)}`)));
         this.terminals.dispose();
     }
+}
+
+async function realRoots(roots: readonly string[]): Promise<string[]> {
+    const resolved = await Promise.all(roots.map(root => fs.promises.realpath(root).catch(() => undefined)));
+    return resolved.filter((root): root is string => !!root);
 }
 
 function messageOf(error: unknown): string {

@@ -32,6 +32,27 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
 
     const agentCalls = () => fs.existsSync(agentLog) ? fs.readFileSync(agentLog, 'utf8').trim().split('\n').map(line => JSON.parse(line)) : [];
 
+    it('renders every kind of update: markdown, thoughts, a plan, tool calls, usage, and offers the agent\'s commands after "/"', async () => {
+        const response = await bed.chat.send('stream');
+        await bed.chat.finished(response);
+        const text = await bed.chat.text(response);
+        expect(text).to.match(/^Thinking\n\nHello world\n/);
+        expect(text).to.match(/Done\.$/);
+        expect(await response.locator('.theia-ResponseNode strong', { hasText: 'world' }).count(), 'markdown rendered').to.equal(1);
+        expect(text).to.contain('Plan\n\n☑ Read the file\n▶ Change it (in progress)\n☐ Run the tests');
+        expect(text).to.contain('Searching for TODO (search, completed)');
+        expect(text).to.contain('call-2 (read, failed)');
+        expect(await response.locator('.theia-thinking, details').count(), 'the thought is a collapsible part').to.be.greaterThan(0);
+        expect(text).to.not.contain('Thinking about it.');
+        expect(await bed.window.page.locator('#chat-view-widget').innerText()).to.contain('Context: 1200 of 100000 tokens used');
+        await bed.window.page.locator('#chat-view-widget .theia-ChatInput-Editor .native-edit-context, #chat-view-widget .theia-ChatInput-Editor textarea').first().focus();
+        await bed.window.page.keyboard.type('/');
+        const suggestion = bed.window.page.locator('#chat-view-widget .suggest-widget .monaco-list-row', { hasText: 'init' });
+        await suggestion.first().waitFor({ state: 'visible', timeout: 20000 });
+        await bed.window.page.keyboard.press('Escape');
+        await bed.window.page.keyboard.press('Backspace');
+    });
+
     it('reads a file from its open editor, unsaved edits included', async () => {
         await bed.window.openFile('notes.md');
         await bed.window.page.keyboard.press('Control+End');

@@ -90,7 +90,9 @@ export class AcpChatTurn implements AcpTurnSink {
     }
 
     protected addPlan(entries: acp.PlanEntry[]): void {
-        const checklist = entries.map(entry => `- [${entry.status === 'completed' ? 'x' : ' '}] ${entry.content}${entry.status === 'in_progress' ? ' *(in progress)*' : ''}`).join('\n');
+        // Theia's chat markdown has no task lists: the boxes are characters.
+        const box = { completed: '☑', in_progress: '▶', pending: '☐' } as const;
+        const checklist = entries.map(entry => `- ${box[entry.status] ?? '☐'} ${entry.content}${entry.status === 'in_progress' ? ' *(in progress)*' : ''}`).join('\n');
         if (checklist !== this.lastPlan) {
             this.lastPlan = checklist;
             this.add(new MarkdownChatResponseContentImpl(`\n\n**${nls.localize('theia-cli-companion/acp-chat/plan', 'Plan')}**\n\n${checklist}\n\n`));

@@ -9,8 +9,10 @@ import { connectTestClient, TestClient, until } from './test/mcp-test-client';
 import { RecordingLogger } from './test/recording-logger';
 import { RecordingWindow } from './test/recording-window';
 import { AgentCredential, WindowCompanion } from './window-companion';
+import { IDE_CONTEXT_TOOL_NAMES } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-tools';
 
-const IDE_TOOLS = ['checkDocumentDirty', 'getCurrentSelection', 'getDiagnostics', 'getOpenEditors', 'getWorkspaceFolders', 'openFile', 'saveDocument'];
+const IDE_TOOLS = [...IDE_CONTEXT_TOOL_NAMES].sort();
+
 
 /** The IDE tools an agent calls on its window, and the per-agent secret that lets it in. */
 describe('IdeContextTools on a window server, for an ACP agent', () => {

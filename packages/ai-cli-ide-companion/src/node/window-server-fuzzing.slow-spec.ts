@@ -12,6 +12,7 @@ import { rawRequest, RawResponse } from './test/raw-http';
 import { RecordingLogger } from './test/recording-logger';
 import { RecordingWindow } from './test/recording-window';
 import { WindowCompanion } from './window-companion';
+import { IDE_CONTEXT_TOOL_NAMES } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-tools';
 
 v8.setFlagsFromString('--expose_gc');
 const gc = vm.runInNewContext('gc') as () => void;
@@ -103,13 +104,17 @@ describe('Window server under fuzzing', function (): void {
         const toolArguments = fc.oneof(fc.jsonValue(), fc.record({
             filePath: fc.oneof(fc.constant(workspaceFile), fc.constant(path.join(home.dir, 'ws', 'new ü.txt')), fc.constant('/etc/passwd'), fc.string(), fc.jsonValue()),
             newContent: fc.oneof(fc.string(), fc.jsonValue()),
-            suppressNotification: fc.jsonValue()
+            suppressNotification: fc.jsonValue(),
+            startLine: fc.oneof(fc.integer(), fc.jsonValue()),
+            endLine: fc.oneof(fc.integer(), fc.jsonValue()),
+            select: fc.jsonValue()
         }, { requiredKeys: [] }));
+        const toolName = fc.constantFrom('openDiff', 'closeDiff', ...IDE_CONTEXT_TOOL_NAMES);
         const message = fc.record({
             jsonrpc: fc.oneof({ weight: 5, arbitrary: fc.constant('2.0') }, fc.jsonValue()),
             id: fc.oneof(fc.integer(), fc.string(), fc.constant(null), fc.jsonValue()),
             method: fc.oneof(fc.constantFrom('initialize', 'tools/call', 'tools/list', 'notifications/initialized', 'ping', 'resources/list', 'logging/setLevel'), fc.string()),
-            params: fc.oneof(fc.jsonValue(), fc.record({ name: fc.constantFrom('openDiff', 'closeDiff', 'nope'), arguments: toolArguments }),
+            params: fc.oneof(fc.jsonValue(), fc.record({ name: fc.oneof(toolName, fc.constant('nope')), arguments: toolArguments }),
                 fc.record({ protocolVersion: fc.oneof(fc.constant('2025-06-18'), fc.string()), capabilities: fc.jsonValue(), clientInfo: fc.jsonValue() }))
         }, { requiredKeys: [] });
         const deepNesting = fc.integer({ min: 1000, max: 50000 }).map(depth => '['.repeat(depth) + ']'.repeat(depth));
@@ -156,7 +161,7 @@ describe('Window server under fuzzing', function (): void {
             jsonrpc: fc.constant('2.0'),
             id: fc.oneof(fc.integer(), fc.string({ maxLength: 20 })),
             method: fc.constant('tools/call'),
-            params: fc.record({ name: fc.oneof({ weight: 4, arbitrary: fc.constantFrom('openDiff', 'closeDiff') }, fc.string()), arguments: toolArguments }, { requiredKeys: ['name'] })
+            params: fc.record({ name: fc.oneof({ weight: 4, arbitrary: toolName }, fc.string()), arguments: toolArguments }, { requiredKeys: ['name'] })
         });
         const deep: fc.Arbitrary<FuzzRequest> = fc.oneof(
             { weight: 4, arbitrary: toolCall.map(value => JSON.stringify(value)) },
@@ -206,7 +211,7 @@ describe('Window server under fuzzing', function (): void {
         await live.client.close().catch(() => undefined);
         const after = await connectTestClient(port, token, 'after-fuzzing', '1.0.0');
         const tools = await after.client.listTools();
-        expect(tools.tools.map(tool => tool.name).sort()).to.deep.equal(['closeDiff', 'openDiff']);
+        expect(tools.tools.map(tool => tool.name).sort()).to.deep.equal(['closeDiff', 'openDiff', ...IDE_CONTEXT_TOOL_NAMES].sort());
         const closed = await after.client.callTool({ name: 'closeDiff', arguments: { filePath: workspaceFile } });
         expect(closed.isError).to.not.equal(true);
         await after.client.close();

@@ -40,6 +40,9 @@ export namespace IdeContextToolName {
     export const OPEN_FILE = 'openFile';
 }
 
+/** Every IDE tool name, as `tools/list` shows them to every session. */
+export const IDE_CONTEXT_TOOL_NAMES: readonly string[] = Object.freeze(Object.values(IdeContextToolName));
+
 export const NoArgumentsSchema = z.object({}).strict();
 
 export const GetDiagnosticsArgumentsSchema = z.object({

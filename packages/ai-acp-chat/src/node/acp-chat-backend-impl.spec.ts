@@ -125,6 +125,11 @@ describe('AcpChatBackendImpl', function (): void {
         expect(lost.ok && lost.session).to.deep.include({ loaded: false, loadFailure: 'Internal error: Invalid session identifier "missing-3".' });
         expect(lost.ok && lost.session.sessionId).to.match(/^fake-session-\d+$/);
         expect(await backend.prompt('chat-2', [{ type: 'text', text: 'echo works' }])).to.deep.include({ ok: true });
+        // Asked again while its agent runs, a chat keeps its session: no second agent, no second session.
+        const again = await backend.startSession({ chatSessionId: 'chat-2', cwd: root, roots: [root], agent, loadSessionId: 'missing-3' });
+        expect(again.ok && again.session.sessionId).to.equal(lost.ok && lost.session.sessionId);
+        const calls = fs.readFileSync(path.join(path.dirname(root), 'agent.jsonl'), 'utf8').trim().split('\n').map(line => JSON.parse(line).method);
+        expect(calls.filter(method => method === 'initialize')).to.have.length(2);
     });
 
     it('refuses paths outside the workspace folders, through symlinks too, and keeps serving', async () => {

@@ -62,6 +62,10 @@ export class AcpChatBackendImpl implements AcpChatBackend {
             return { ok: false, failure: { kind: 'failed', message: `The agent's folder must be one of the workspace folders, got ${request.cwd}` } };
         }
         let chat = this.chats.get(request.chatSessionId);
+        if (chat?.session && !chat.agent.connection.hasExited) {
+            // The window asks again (its agents were re-created, say): the running session is the chat's.
+            return { ok: true, session: this.describe(request.chatSessionId, chat, false) };
+        }
         if (!chat || chat.agent.connection.hasExited) {
             // Paths are checked with symlinks resolved, so the roots must be too (a home under a symlink).
             chat = this.launch({ ...request, roots: await realRoots(request.roots) });
@@ -81,7 +85,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
                     this.logger.warn(`Chat ${request.chatSessionId}: ${request.agent.name} could not reopen session ${request.loadSessionId}: ${loadFailure}`);
                 }
             }
-            const loaded = !!chat.session && chat.session.sessionId === request.loadSessionId;
+            const loaded = !!chat.session;
             if (!loaded) {
                 chat.session = await chat.agent.newSession({ cwd: request.cwd, mcpServers });
             }

@@ -41,12 +41,12 @@ export function temporaryFileWriterPid(name: string): number | undefined {
  * Writes `content` so that readers see either the old file or the complete new one, never a partial
  * one, and the file is 0600 from its first byte: an exclusive create with mode 0600, fsync, rename.
  */
-export async function writePrivateFileAtomic(file: string, content: string): Promise<void> {
+export async function writePrivateFileAtomic(file: string, content: string | Uint8Array): Promise<void> {
     const temporary = temporaryNameFor(file);
     const handle = await fs.promises.open(temporary, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, PRIVATE_FILE_MODE);
     try {
         try {
-            await handle.writeFile(content, 'utf8');
+            await handle.writeFile(content);
             await handle.sync();
         } finally {
             await handle.close();

@@ -1,0 +1,94 @@
+import { RpcServer } from '@theia/core/lib/common/messaging/proxy-factory';
+import { ApprovalMode } from '@theia-cli-companion/gemini-headless-protocol/lib/common/headless-task-args';
+import { RetryNotice, TaskOutcomeKind } from '@theia-cli-companion/gemini-headless-protocol/lib/common/headless-exit';
+import { StreamJsonLine } from '@theia-cli-companion/gemini-headless-protocol/lib/common/stream-json-line-parser';
+import { TaskTranscript } from '@theia-cli-companion/gemini-headless-protocol/lib/common/task-transcript';
+
+export const agentTaskServicePath = '/services/ai-cli-companion/agent-tasks';
+
+export interface AgentTaskRequest {
+    prompt: string;
+    /** The folder the CLI runs in (a file-system path inside the workspace). */
+    cwd: string;
+    approvalMode: ApprovalMode;
+    model?: string;
+    skipTrust?: boolean;
+}
+
+/** A file a task changed, against the snapshot taken before it started. */
+export interface FileChange {
+    path: string;
+    /** Relative to the task's folder, `/`-separated. */
+    relativePath: string;
+    kind: 'added' | 'modified' | 'deleted';
+    /** Blob ids of the content before and after the task; absent for files over the snapshot size limit. */
+    before?: string;
+    after?: string;
+    /** The file's permission bits before the task, restored on revert. */
+    mode?: number;
+    /** Both sides were recorded, so a diff can be shown and the change reverted. */
+    reviewable: boolean;
+    binary: boolean;
+    /** When the user reverted it. */
+    revertedAt?: number;
+}
+
+export type AgentTaskState = 'preparing' | 'running' | TaskOutcomeKind;
+
+export interface AgentTaskSummary {
+    id: string;
+    request: AgentTaskRequest;
+    /** The executable that ran (resolved on the backend's PATH). */
+    executable?: string;
+    pid?: number;
+    startedAt: number;
+    endedAt?: number;
+    state: AgentTaskState;
+    /** Why it ended, in words (see `classifyExit`). */
+    outcomeMessage?: string;
+    exit?: { code: number | null; signal: string | null };
+    /** The CLI is retrying a failed request (network trouble), as its stderr says. */
+    retry?: RetryNotice & { at: number };
+    /** `pending` while running, `ready` once compared, `unavailable` with a reason otherwise. */
+    changes: { state: 'pending' } | { state: 'ready'; files: FileChange[]; truncated: boolean } | { state: 'unavailable'; reason: string };
+}
+
+export interface AgentTaskDetail extends AgentTaskSummary {
+    transcript: TaskTranscript;
+}
+
+/** How many stdout lines a transcript holds (the next line's `seq`). */
+export function linesIn(transcript: TaskTranscript): number {
+    const { events, unknownEvents, invalidEvents, notJson } = transcript.counts;
+    return events + unknownEvents + invalidEvents + notJson;
+}
+
+export type RevertResult =
+    | { kind: 'reverted' }
+    /** The file is no longer what the task left: reverting would lose later edits, so nothing was written. */
+    | { kind: 'changed-since' }
+    | { kind: 'not-reviewable'; reason: string };
+
+export const AgentTaskBackend = Symbol('AgentTaskBackend');
+export interface AgentTaskBackend extends RpcServer<AgentTaskClient> {
+    /** `command`: the Gemini CLI executable (a name on the backend's PATH or a path); `gemini` by default. */
+    start(request: AgentTaskRequest & { command?: string }): Promise<AgentTaskSummary>;
+    cancel(id: string): Promise<void>;
+    /** The tasks that ran in one of `roots` (or below), newest first. */
+    list(roots: string[]): Promise<AgentTaskSummary[]>;
+    get(id: string): Promise<AgentTaskDetail | undefined>;
+    /** Forgets a finished task and the contents only it kept. */
+    remove(id: string): Promise<void>;
+    /** The file's content before the task ('' for a file the task created); undefined when not recorded. */
+    baseline(id: string, path: string): Promise<string | undefined>;
+    /** Puts the file back as it was before the task; `force` even when it changed after the task. */
+    revert(id: string, path: string, force: boolean): Promise<RevertResult>;
+}
+
+export interface AgentTaskClient {
+    /** A stdout line of a running task; `seq` counts from 0, so a client that fetched the detail knows which it has. */
+    onTaskLine(id: string, seq: number, line: StreamJsonLine): void;
+    /** The task's summary changed (state, retry, exit, changes). */
+    onTaskChanged(summary: AgentTaskSummary): void;
+    onTaskRemoved(id: string): void;
+}

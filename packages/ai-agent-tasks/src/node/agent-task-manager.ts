@@ -1,0 +1,274 @@
+import * as crypto from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
+import { inject, injectable, named } from '@theia/core/shared/inversify';
+import { Emitter } from '@theia/core/lib/common/event';
+import { ILogger } from '@theia/core/lib/common/logger';
+import { FileUri } from '@theia/core/lib/common/file-uri';
+import { EnvVariablesServer } from '@theia/core/lib/common/env-variables';
+import { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
+import { headlessTaskArgs } from '@theia-cli-companion/gemini-headless-protocol/lib/common/headless-task-args';
+import { StreamJsonLine } from '@theia-cli-companion/gemini-headless-protocol/lib/common/stream-json-line-parser';
+import { applyStreamJsonLine, emptyTranscript } from '@theia-cli-companion/gemini-headless-protocol/lib/common/task-transcript';
+import { HeadlessGeminiProcess } from '@theia-cli-companion/gemini-headless-protocol/lib/node/headless-gemini-process';
+import { AgentTaskDetail, AgentTaskRequest, AgentTaskSummary, FileChange, RevertResult } from '../common/agent-task-protocol';
+import { findExecutable } from '@theia-cli-companion/ai-cli-ide-companion/lib/node/find-executable';
+import { BlobStore } from './blob-store';
+import { AgentTaskStore } from './agent-task-store';
+import { DEFAULT_SNAPSHOT_LIMITS, WorkspaceSnapshot, compareSnapshots, takeSnapshot } from './workspace-snapshot';
+
+export const AGENT_TASKS_LOGGER = 'ai-agent-tasks:AgentTaskManager';
+
+interface LiveTask {
+    detail: AgentTaskDetail;
+    process?: HeadlessGeminiProcess;
+    cancelRequested?: boolean;
+    before?: WorkspaceSnapshot;
+}
+
+/**
+ * Every agent task of this backend: runs `gemini -p … --output-format stream-json`, keeps the
+ * transcript, snapshots the folder before and after, stores the result. One per backend (not per
+ * window), so a task goes on when the browser reloads and is listed again afterwards.
+ */
+@injectable()
+export class AgentTaskManager implements BackendApplicationContribution {
+    @inject(ILogger) @named(AGENT_TASKS_LOGGER) protected readonly logger: ILogger;
+    @inject(EnvVariablesServer) protected readonly envVariables: EnvVariablesServer;
+
+    protected readonly tasks = new Map<string, LiveTask>();
+    /** The last snapshot of each folder: the next one re-reads only files whose size or mtime changed. */
+    protected readonly lastSnapshots = new Map<string, WorkspaceSnapshot>();
+    protected storage?: Promise<{ store: AgentTaskStore; blobs: BlobStore }>;
+
+    protected readonly onLineEmitter = new Emitter<{ id: string; seq: number; line: StreamJsonLine }>();
+    readonly onLine = this.onLineEmitter.event;
+    protected readonly onChangedEmitter = new Emitter<AgentTaskSummary>();
+    readonly onChanged = this.onChangedEmitter.event;
+    protected readonly onRemovedEmitter = new Emitter<string>();
+    readonly onRemoved = this.onRemovedEmitter.event;
+
+    /** Where tasks and contents are kept: `<THEIA_CONFIG_DIR>/cli-companion/agent-tasks`. */
+    protected async open(): Promise<{ store: AgentTaskStore; blobs: BlobStore }> {
+        return this.storage ??= (async () => {
+            const root = path.join(FileUri.fsPath(await this.envVariables.getConfigDirUri()), 'cli-companion', 'agent-tasks');
+            const store = new AgentTaskStore(path.join(root, 'tasks'), message => this.logger.warn(message));
+            for (const detail of await store.loadAll()) {
+                if (detail.state === 'running' || detail.state === 'preparing') {
+                    Object.assign(detail, { state: 'crashed', outcomeMessage: 'The IDE\'s backend stopped while this task ran.', changes: { state: 'unavailable', reason: 'the task did not finish' } });
+                    await store.save(detail);
+                }
+                this.tasks.set(detail.id, { detail });
+            }
+            return { store, blobs: new BlobStore(path.join(root, 'blobs')) };
+        })();
+    }
+
+    async list(roots: string[]): Promise<AgentTaskSummary[]> {
+        await this.open();
+        const inside = (cwd: string) => roots.some(root => !path.relative(root, cwd).startsWith('..') && !path.isAbsolute(path.relative(root, cwd)));
+        return [...this.tasks.values()].map(task => summaryOf(task.detail)).filter(task => inside(task.request.cwd)).sort((a, b) => b.startedAt - a.startedAt);
+    }
+
+    async get(id: string): Promise<AgentTaskDetail | undefined> {
+        await this.open();
+        return this.tasks.get(id)?.detail;
+    }
+
+    async start(request: AgentTaskRequest, command: string): Promise<AgentTaskSummary> {
+        const { store, blobs } = await this.open();
+        const stat = await fs.promises.stat(request.cwd).catch(() => undefined);
+        if (!stat?.isDirectory()) {
+            throw new Error(`The task's folder does not exist: ${request.cwd}`);
+        }
+        const detail: AgentTaskDetail = {
+            id: crypto.randomUUID(), request, startedAt: Date.now(), state: 'preparing', changes: { state: 'pending' }, transcript: emptyTranscript()
+        };
+        const task: LiveTask = { detail };
+        this.tasks.set(detail.id, task);
+        await store.save(detail);
+        this.changed(task);
+        void this.run(task, command, store, blobs);
+        return summaryOf(detail);
+    }
+
+    protected async run(task: LiveTask, command: string, store: AgentTaskStore, blobs: BlobStore): Promise<void> {
+        const { detail } = task;
+        const executable = await findExecutable(command);
+        if (!executable) {
+            return this.finish(task, store, {
+                state: 'not-installed',
+                outcomeMessage: `Gemini CLI was not found: "${command}" is not on the PATH of the IDE's backend. Install it with \`npm install -g @google/gemini-cli\`, or set aiCliCompanion.tasks.command.`,
+                changes: { state: 'unavailable', reason: 'the task did not run' }
+            });
+        }
+        try {
+            task.before = await takeSnapshot(detail.request.cwd, blobs, DEFAULT_SNAPSHOT_LIMITS, this.lastSnapshots.get(detail.request.cwd));
+            this.lastSnapshots.set(detail.request.cwd, task.before);
+        } catch (error) {
+            this.logger.warn(`Agent task ${detail.id}: no snapshot of ${detail.request.cwd}: ${error}`);
+        }
+        if (task.cancelRequested) {
+            return this.finish(task, store, { state: 'cancelled', outcomeMessage: 'Cancelled before it started.', changes: { state: 'unavailable', reason: 'the task did not run' } });
+        }
+        let seq = 0;
+        const args = headlessTaskArgs(detail.request);
+        this.logger.info(`Agent task ${detail.id}: ${executable} ${args.slice(1).join(' ')} in ${detail.request.cwd}`);
+        task.process = new HeadlessGeminiProcess({ command: executable, args, cwd: detail.request.cwd, env: { ...process.env } }, {
+            line: line => {
+                applyStreamJsonLine(detail.transcript, line);
+                this.onLineEmitter.fire({ id: detail.id, seq: seq++, line });
+            },
+            stderr: line => line.trim() && this.logger.info(`Agent task ${detail.id} stderr: ${line}`),
+            retry: notice => {
+                detail.retry = { ...notice, at: Date.now() };
+                this.changed(task);
+            },
+            exit: (outcome, facts) => {
+                this.logger.info(`Agent task ${detail.id} ended: ${outcome.kind} (code ${facts.code}, signal ${facts.signal})`);
+                void this.compare(task, blobs).then(changes => this.finish(task, store, {
+                    state: outcome.kind, outcomeMessage: outcome.message || undefined, exit: { code: facts.code, signal: facts.signal }, changes
+                }));
+            }
+        });
+        Object.assign(detail, { state: 'running', executable, pid: task.process.pid });
+        this.changed(task);
+    }
+
+    protected async compare(task: LiveTask, blobs: BlobStore): Promise<AgentTaskSummary['changes']> {
+        if (!task.before) {
+            return { state: 'unavailable', reason: 'the folder could not be read before the task started' };
+        }
+        try {
+            const after = await takeSnapshot(task.before.root, blobs, DEFAULT_SNAPSHOT_LIMITS, task.before);
+            this.lastSnapshots.set(after.root, after);
+            return { state: 'ready', files: compareSnapshots(task.before, after), truncated: task.before.truncated || after.truncated };
+        } catch (error) {
+            return { state: 'unavailable', reason: `the folder could not be read after the task: ${error}` };
+        }
+    }
+
+    protected async finish(task: LiveTask, store: AgentTaskStore, end: Partial<AgentTaskDetail>): Promise<void> {
+        Object.assign(task.detail, end, { endedAt: Date.now(), retry: undefined });
+        task.process = undefined;
+        await store.save(task.detail).catch(error => this.logger.error(`Agent task ${task.detail.id} could not be stored: ${error}`));
+        this.changed(task);
+    }
+
+    async cancel(id: string): Promise<void> {
+        const task = this.tasks.get(id);
+        if (!task || (task.detail.state !== 'running' && task.detail.state !== 'preparing')) {
+            return;
+        }
+        task.cancelRequested = true;
+        task.process?.cancel();
+    }
+
+    async remove(id: string): Promise<void> {
+        const { store, blobs } = await this.open();
+        const task = this.tasks.get(id);
+        if (!task) {
+            return;
+        }
+        if (task.detail.state === 'running' || task.detail.state === 'preparing') {
+            throw new Error('Cancel the task before removing it.');
+        }
+        this.tasks.delete(id);
+        await store.remove(id);
+        this.onRemovedEmitter.fire(id);
+        await blobs.collectGarbage(this.referencedBlobs());
+    }
+
+    /** Blobs still needed: every stored change, and every file of the snapshots kept for reuse or running tasks. */
+    protected referencedBlobs(): Set<string> {
+        const keep = new Set<string>();
+        const add = (sha?: string) => sha && keep.add(sha);
+        for (const task of this.tasks.values()) {
+            const changes = task.detail.changes;
+            if (changes.state === 'ready') {
+                changes.files.forEach(change => { add(change.before); add(change.after); });
+            }
+            Object.values(task.before?.files ?? {}).forEach(entry => add(entry.sha));
+        }
+        this.lastSnapshots.forEach(snapshot => Object.values(snapshot.files).forEach(entry => add(entry.sha)));
+        return keep;
+    }
+
+    async baseline(id: string, file: string): Promise<string | undefined> {
+        const { blobs } = await this.open();
+        const change = this.changeOf(id, file);
+        if (!change) {
+            return undefined;
+        }
+        if (change.kind === 'added') {
+            return '';
+        }
+        return change.before ? (await blobs.get(change.before))?.toString('utf8') : undefined;
+    }
+
+    async revert(id: string, file: string, force: boolean): Promise<RevertResult> {
+        const { store, blobs } = await this.open();
+        const task = this.tasks.get(id);
+        const change = this.changeOf(id, file);
+        if (!task || !change) {
+            return { kind: 'not-reviewable', reason: 'the task did not change this file' };
+        }
+        if (!change.reviewable) {
+            return { kind: 'not-reviewable', reason: 'the file was larger than the snapshot limit, so its earlier content was not kept' };
+        }
+        const current = await fs.promises.readFile(change.path).catch(() => undefined);
+        const currentSha = current && BlobStore.hash(current);
+        if (currentSha !== change.after && !force) {
+            return { kind: 'changed-since' };
+        }
+        if (change.kind === 'added') {
+            await fs.promises.rm(change.path, { force: true });
+        } else {
+            const content = await blobs.get(change.before!);
+            if (!content) {
+                return { kind: 'not-reviewable', reason: 'the earlier content is no longer stored' };
+            }
+            await writeFileAtomic(change.path, content, change.mode ?? 0o644);
+        }
+        change.revertedAt = Date.now();
+        await store.save(task.detail);
+        this.changed(task);
+        return { kind: 'reverted' };
+    }
+
+    protected changeOf(id: string, file: string): FileChange | undefined {
+        const changes = this.tasks.get(id)?.detail.changes;
+        return changes?.state === 'ready' ? changes.files.find(change => change.path === file) : undefined;
+    }
+
+    protected changed(task: LiveTask): void {
+        this.onChangedEmitter.fire(summaryOf(task.detail));
+    }
+
+    /** The backend is going away: every running task's process group ends with it. */
+    onStop(): void {
+        for (const task of this.tasks.values()) {
+            task.cancelRequested = true;
+            task.process?.cancel();
+        }
+    }
+}
+
+function summaryOf(detail: AgentTaskDetail): AgentTaskSummary {
+    const { transcript: _transcript, ...summary } = detail;
+    return summary;
+}
+
+/** Writes a user's file back so that no reader sees half of it: a temporary file beside it, then a rename. */
+async function writeFileAtomic(file: string, content: Uint8Array, mode: number): Promise<void> {
+    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}-${crypto.randomBytes(6).toString('hex')}.revert`);
+    try {
+        await fs.promises.writeFile(temporary, content, { mode, flag: 'wx' });
+        await fs.promises.chmod(temporary, mode);
+        await fs.promises.rename(temporary, file);
+    } catch (error) {
+        await fs.promises.rm(temporary, { force: true });
+        throw error;
+    }
+}

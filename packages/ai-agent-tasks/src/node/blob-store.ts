@@ -1,0 +1,48 @@
+import * as crypto from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
+import { ensurePrivateDirectory, writePrivateFileAtomic } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/private-file';
+
+/**
+ * File contents by SHA-256, private to the user (0600 in 0700): the "before" of every file a task
+ * may change. Identical contents are stored once, across tasks.
+ */
+export class BlobStore {
+    constructor(readonly dir: string) { }
+
+    static hash(content: Uint8Array): string {
+        return crypto.createHash('sha256').update(content).digest('hex');
+    }
+
+    async put(content: Uint8Array): Promise<string> {
+        const sha = BlobStore.hash(content);
+        if (!await this.has(sha)) {
+            await ensurePrivateDirectory(this.dir);
+            await writePrivateFileAtomic(this.file(sha), content);
+        }
+        return sha;
+    }
+
+    async has(sha: string): Promise<boolean> {
+        return fs.promises.access(this.file(sha)).then(() => true, () => false);
+    }
+
+    async get(sha: string): Promise<Buffer | undefined> {
+        return fs.promises.readFile(this.file(sha)).catch(() => undefined);
+    }
+
+    /** Removes every blob not in `keep`; returns how many went. */
+    async collectGarbage(keep: ReadonlySet<string>): Promise<number> {
+        const names = await fs.promises.readdir(this.dir).catch(() => [] as string[]);
+        const unused = names.filter(name => /^[0-9a-f]{64}$/.test(name) && !keep.has(name));
+        await Promise.all(unused.map(name => fs.promises.rm(path.join(this.dir, name), { force: true })));
+        return unused.length;
+    }
+
+    protected file(sha: string): string {
+        if (!/^[0-9a-f]{64}$/.test(sha)) {
+            throw new Error(`not a blob id: ${sha}`);
+        }
+        return path.join(this.dir, sha);
+    }
+}

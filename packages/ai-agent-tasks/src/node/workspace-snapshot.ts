@@ -1,0 +1,121 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { FileChange } from '../common/agent-task-protocol';
+import { BlobStore } from './blob-store';
+
+export interface SnapshotEntry {
+    size: number;
+    mtimeMs: number;
+    mode: number;
+    /** The content's blob; absent for files over the size limit (listed as changed, not reviewable). */
+    sha?: string;
+    binary?: boolean;
+}
+
+/** The regular files under a folder when a task started or ended, by path relative to it (`/`-separated). */
+export interface WorkspaceSnapshot {
+    root: string;
+    takenAt: number;
+    files: Record<string, SnapshotEntry>;
+    /** More files than the limit: the rest were not recorded, their changes will not be listed. */
+    truncated: boolean;
+}
+
+export interface SnapshotLimits {
+    maxFiles: number;
+    maxFileBytes: number;
+    /** Directory names never descended into. */
+    excludeDirectories: readonly string[];
+}
+
+export const DEFAULT_SNAPSHOT_LIMITS: SnapshotLimits = {
+    maxFiles: 20000,
+    maxFileBytes: 1024 * 1024,
+    excludeDirectories: ['.git', 'node_modules']
+};
+
+/** A file whose mtime is this close to the previous snapshot may have changed again within the same tick: hash it again. */
+const RACY_MARGIN_MS = 1000;
+const PARALLEL_READS = 16;
+
+/**
+ * Records a folder's files into the blob store, so what a task changed can be shown and reverted.
+ * A file whose size and mtime match `previous` (and is not racy) reuses its hash without a read.
+ */
+export async function takeSnapshot(root: string, blobs: BlobStore, limits: SnapshotLimits, previous?: WorkspaceSnapshot): Promise<WorkspaceSnapshot> {
+    const takenAt = Date.now();
+    const found: { relative: string; stat: fs.Stats }[] = [];
+    let truncated = false;
+    const excluded = new Set(limits.excludeDirectories);
+    const walk = async (dir: string): Promise<void> => {
+        const entries = await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => [] as fs.Dirent[]);
+        for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+            if (truncated) {
+                return;
+            }
+            const full = path.join(dir, entry.name);
+            if (entry.isDirectory() && !excluded.has(entry.name)) {
+                await walk(full);
+            } else if (entry.isFile()) {
+                if (found.length >= limits.maxFiles) {
+                    truncated = true;
+                    return;
+                }
+                const stat = await fs.promises.lstat(full).catch(() => undefined);
+                if (stat?.isFile()) {
+                    found.push({ relative: path.relative(root, full).split(path.sep).join('/'), stat });
+                }
+            }
+        }
+    };
+    await walk(root);
+    const files: Record<string, SnapshotEntry> = {};
+    for (let i = 0; i < found.length; i += PARALLEL_READS) {
+        await Promise.all(found.slice(i, i + PARALLEL_READS).map(async ({ relative, stat }) => {
+            const entry = await snapshotEntry(path.join(root, relative), stat, blobs, limits, previous?.files[relative], previous?.takenAt);
+            if (entry) {
+                files[relative] = entry;
+            }
+        }));
+    }
+    return { root, takenAt, files, truncated };
+}
+
+async function snapshotEntry(
+    file: string, stat: fs.Stats, blobs: BlobStore, limits: SnapshotLimits, known: SnapshotEntry | undefined, knownAt: number | undefined
+): Promise<SnapshotEntry | undefined> {
+    const base = { size: stat.size, mtimeMs: stat.mtimeMs, mode: stat.mode & 0o7777 };
+    if (known && knownAt !== undefined && known.size === stat.size && known.mtimeMs === stat.mtimeMs && stat.mtimeMs < knownAt - RACY_MARGIN_MS
+        && (!known.sha || await blobs.has(known.sha))) {
+        return { ...base, sha: known.sha, binary: known.binary };
+    }
+    if (stat.size > limits.maxFileBytes) {
+        return base;
+    }
+    const content = await fs.promises.readFile(file).catch(() => undefined);
+    if (!content) {
+        return undefined;
+    }
+    return { ...base, sha: await blobs.put(content), binary: content.subarray(0, 8000).includes(0) };
+}
+
+/** The files that differ between two snapshots of the same folder, by path. */
+export function compareSnapshots(before: WorkspaceSnapshot, after: WorkspaceSnapshot): FileChange[] {
+    const changes: FileChange[] = [];
+    const paths = new Set([...Object.keys(before.files), ...Object.keys(after.files)]);
+    for (const relative of [...paths].sort()) {
+        const was = before.files[relative];
+        const now = after.files[relative];
+        const absolute = path.join(before.root, ...relative.split('/'));
+        const reviewable = (!was || !!was.sha) && (!now || !!now.sha);
+        const binary = !!(was?.binary || now?.binary);
+        if (!was && now) {
+            changes.push({ path: absolute, relativePath: relative, kind: 'added', after: now.sha, reviewable, binary });
+        } else if (was && !now) {
+            changes.push({ path: absolute, relativePath: relative, kind: 'deleted', before: was.sha, mode: was.mode, reviewable, binary });
+        } else if (was && now && (was.sha !== now.sha || was.size !== now.size || (!was.sha && was.mtimeMs !== now.mtimeMs))) {
+            changes.push({ path: absolute, relativePath: relative, kind: 'modified', before: was.sha, after: now.sha, mode: was.mode, reviewable, binary });
+        }
+    }
+    return changes;
+}

@@ -5,7 +5,10 @@ interface Part { text?: string; functionCall?: { name: string; args: unknown }; 
 interface Content { role: string; parts: Part[] }
 
 /** One model reply, chosen from the conversation so far. */
-export type MockTurn = { text: string } | { functionCall: { name: string; args: Record<string, unknown> } };
+export type MockTurn = ({ text: string } | { functionCall: { name: string; args: Record<string, unknown> } }) & {
+    /** Answer this late, so a test can watch the client while the model "thinks". */
+    delayMs?: number;
+};
 
 /**
  * A local stand-in for the Gemini REST API (`:streamGenerateContent?alt=sse`), so the real Gemini
@@ -52,11 +55,18 @@ export class MockGeminiApi {
         const turn = this.script(contents);
         const parts: Part[] = 'text' in turn ? [{ text: turn.text }] : [{ functionCall: turn.functionCall }];
         const chunk = { candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }], usageMetadata };
-        if (path.includes(':streamGenerateContent')) {
-            res.writeHead(200, { 'Content-Type': 'text/event-stream' });
-            res.end(`data: ${JSON.stringify(chunk)}\n\n`);
+        const reply = () => {
+            if (path.includes(':streamGenerateContent')) {
+                res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+                res.end(`data: ${JSON.stringify(chunk)}\n\n`);
+            } else {
+                res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(chunk));
+            }
+        };
+        if (turn.delayMs) {
+            setTimeout(reply, turn.delayMs);
         } else {
-            res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(chunk));
+            reply();
         }
     }
 

@@ -1,0 +1,151 @@
+import { inject, injectable, named, postConstruct } from '@theia/core/shared/inversify';
+import { Emitter } from '@theia/core/lib/common/event';
+import { Disposable, DisposableCollection } from '@theia/core/lib/common/disposable';
+import { ILogger } from '@theia/core/lib/common/logger';
+import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
+import { StreamJsonLine } from '@theia-cli-companion/gemini-headless-protocol/lib/common/stream-json-line-parser';
+import { TaskTranscript, applyStreamJsonLine, emptyTranscript } from '@theia-cli-companion/gemini-headless-protocol/lib/common/task-transcript';
+import { AgentTaskClientImpl } from './agent-task-client-impl';
+import { AgentTaskBackend, AgentTaskClient, AgentTaskRequest, AgentTaskSummary, linesIn } from '../common/agent-task-protocol';
+
+export interface AgentTaskView {
+    summary: AgentTaskSummary;
+    transcript: TaskTranscript;
+}
+
+/** The summary went from `from` to `to`: what notifications are made of. */
+export interface AgentTaskTransition {
+    task: AgentTaskView;
+    from?: AgentTaskSummary;
+}
+
+export const isTaskActive = (summary: AgentTaskSummary) => summary.state === 'running' || summary.state === 'preparing';
+
+/**
+ * This window's view of the backend's agent tasks for its workspace: the summaries, and each
+ * transcript rebuilt from the lines as they stream (the same reducer the backend uses).
+ */
+@injectable()
+export class AgentTaskService implements AgentTaskClient {
+    @inject(AgentTaskBackend) protected readonly backend: AgentTaskBackend;
+    @inject(WorkspaceService) protected readonly workspace: WorkspaceService;
+    @inject(ILogger) @named('ai-agent-tasks:AgentTaskService') protected readonly logger: ILogger;
+    @inject(AgentTaskClientImpl) protected readonly client: AgentTaskClientImpl;
+
+    protected readonly tasks = new Map<string, AgentTaskView>();
+    /** Lines that came before the task's detail did, applied once it arrives. */
+    protected readonly early = new Map<string, { seq: number; line: StreamJsonLine }[]>();
+    protected readonly toDispose = new DisposableCollection();
+    protected readonly onDidChangeEmitter = new Emitter<void>();
+    readonly onDidChange = this.onDidChangeEmitter.event;
+    protected readonly onDidTransitionEmitter = new Emitter<AgentTaskTransition>();
+    readonly onDidTransition = this.onDidTransitionEmitter.event;
+    protected roots: string[] = [];
+
+    @postConstruct()
+    protected init(): void {
+        this.client.target = this;
+        this.toDispose.pushAll([this.onDidChangeEmitter, this.onDidTransitionEmitter, Disposable.create(() => this.client.target = undefined)]);
+        this.toDispose.push(this.workspace.onWorkspaceChanged(() => this.refresh()));
+        void this.refresh();
+    }
+
+    /** Newest first. */
+    get all(): AgentTaskView[] {
+        return [...this.tasks.values()].sort((a, b) => b.summary.startedAt - a.summary.startedAt);
+    }
+
+    find(id: string): AgentTaskView | undefined {
+        return this.tasks.get(id);
+    }
+
+    async refresh(): Promise<void> {
+        await this.workspace.ready;
+        this.roots = this.workspace.tryGetRoots().map(root => root.resource.path.fsPath());
+        const summaries = this.roots.length ? await this.backend.list(this.roots) : [];
+        this.tasks.clear();
+        await Promise.all(summaries.map(summary => this.load(summary.id)));
+        this.onDidChangeEmitter.fire();
+    }
+
+    async start(request: AgentTaskRequest & { command?: string }): Promise<AgentTaskSummary> {
+        const summary = await this.backend.start(request);
+        await this.load(summary.id);
+        this.onDidChangeEmitter.fire();
+        return summary;
+    }
+
+    cancel(id: string): Promise<void> {
+        return this.backend.cancel(id);
+    }
+
+    async remove(id: string): Promise<void> {
+        await this.backend.remove(id);
+        this.onTaskRemoved(id);
+    }
+
+    protected async load(id: string): Promise<void> {
+        const detail = await this.backend.get(id);
+        if (!detail) {
+            return;
+        }
+        const { transcript, ...summary } = detail;
+        const view = { summary, transcript };
+        const seen = linesIn(transcript);
+        for (const { seq, line } of this.early.get(id) ?? []) {
+            if (seq >= seen) {
+                applyStreamJsonLine(transcript, line);
+            }
+        }
+        this.early.delete(id);
+        this.tasks.set(id, this.tasks.get(id) ? Object.assign(this.tasks.get(id)!, view) : view);
+    }
+
+    onTaskLine(id: string, seq: number, line: StreamJsonLine): void {
+        const task = this.tasks.get(id);
+        if (!task) {
+            this.early.set(id, [...this.early.get(id) ?? [], { seq, line }]);
+            return;
+        }
+        const next = linesIn(task.transcript);
+        if (seq === next) {
+            applyStreamJsonLine(task.transcript, line);
+            this.onDidChangeEmitter.fire();
+        } else if (seq > next) {
+            this.logger.warn(`Agent task ${id}: line ${seq} came before line ${next}; reloading the task`);
+            void this.load(id).then(() => this.onDidChangeEmitter.fire());
+        }
+    }
+
+    onTaskChanged(summary: AgentTaskSummary): void {
+        if (!this.inWorkspace(summary.request.cwd)) {
+            return;
+        }
+        const task = this.tasks.get(summary.id);
+        if (!task) {
+            const placeholder = { summary, transcript: emptyTranscript() };
+            this.tasks.set(summary.id, placeholder);
+            void this.load(summary.id).then(() => this.onDidChangeEmitter.fire());
+            this.onDidTransitionEmitter.fire({ task: placeholder });
+        } else {
+            const from = task.summary;
+            task.summary = summary;
+            this.onDidTransitionEmitter.fire({ task, from });
+        }
+        this.onDidChangeEmitter.fire();
+    }
+
+    onTaskRemoved(id: string): void {
+        if (this.tasks.delete(id)) {
+            this.onDidChangeEmitter.fire();
+        }
+    }
+
+    protected inWorkspace(cwd: string): boolean {
+        return this.roots.some(root => cwd === root || cwd.startsWith(root.endsWith('/') ? root : root + '/'));
+    }
+
+    dispose(): void {
+        this.toDispose.dispose();
+    }
+}

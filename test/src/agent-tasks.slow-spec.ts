@@ -1,0 +1,154 @@
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as path from 'path';
+import { Locator } from 'playwright-core';
+import { waitForWorkbench } from './browser';
+import { prepareGeminiAcp } from './gemini-acp-setup';
+import { MockGeminiApi, MockTurn } from './mock-gemini-api';
+import { until } from './processes';
+import { Sandbox, createSandbox, createWorkspace } from './sandbox';
+import { TheiaBackend } from './theia-backend';
+import { TheiaWindow } from './theia-window';
+
+const PARSER = 'export function parse(text: string): string[] {\n    return text.split(\',\');\n}\n';
+const DOCUMENTED = '/** Splits a comma-separated line. */\nexport function parse(text: string): string[] {\n    return text.split(\',\');\n}\n';
+
+/**
+ * Agent tasks end to end: the real `gemini` 0.61.0, headless with stream-json, started from the
+ * command palette of a real Theia in Chromium, offline against the mock Gemini API.
+ */
+describe('Agent tasks: Run Gemini Task…, the Agent Tasks view, review and revert', function (): void {
+    this.timeout(180_000);
+    let sandbox: Sandbox;
+    let workspace: string;
+    let backend: TheiaBackend;
+    let window: TheiaWindow;
+    let api: MockGeminiApi;
+    let script: (contents: Parameters<ConstructorParameters<typeof MockGeminiApi>[0]>[0]) => MockTurn;
+
+    before(async () => {
+        api = new MockGeminiApi(contents => script(contents));
+        sandbox = createSandbox({ 'files.autoSave': 'off' });
+        workspace = createWorkspace(sandbox, 'project', { 'src/parser.ts': PARSER, 'README.md': '# Project\n' });
+        prepareGeminiAcp(sandbox, await api.start(), 'test-key');
+        backend = new TheiaBackend(sandbox, workspace);
+        await backend.start();
+        window = await TheiaWindow.open(sandbox, backend.url);
+    });
+
+    after(async () => {
+        await window?.close();
+        await backend?.stop();
+        await api?.stop();
+        sandbox?.dispose();
+    });
+
+    const taskCard = (index = 0): Locator => window.page.locator('.agent-tasks .agent-task').nth(index);
+
+    async function quickInputValue(): Promise<string> {
+        const input = window.page.locator('.quick-input-widget input');
+        await input.waitFor({ state: 'visible' });
+        return input.inputValue();
+    }
+
+    it('runs a task on the selection, shows it live, lists its change with a diff, and reverts it', async () => {
+        const parserFile = path.join(workspace, 'src', 'parser.ts');
+        let finalAnswerAsked = false;
+        script = contents => {
+            if (!MockGeminiApi.lastToolResult(contents)) {
+                return { functionCall: { name: 'write_file', args: { file_path: parserFile, content: DOCUMENTED } } };
+            }
+            finalAnswerAsked = true;
+            // The model "thinks" a while after the edit: the view shows the task live meanwhile.
+            return { text: 'I added a doc comment to parse().', delayMs: 4000 };
+        };
+        await window.openFile('src/parser.ts');
+        await window.goTo(1, 1);
+        await window.page.keyboard.press('Shift+ArrowDown');
+        await window.page.keyboard.press('Shift+ArrowDown');
+
+        // F1 straight from the editor: clicking elsewhere first would drop the selection.
+        await window.page.keyboard.press('F1');
+        await window.page.keyboard.type('Run Gemini Task');
+        await window.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Run Gemini Task' }).first().waitFor();
+        await window.page.keyboard.press('Enter');
+        await until(async () => await quickInputValue() !== '>Run Gemini Task', 'the prompt input');
+        expect(await quickInputValue()).to.equal('In @src/parser.ts, lines 1-2: ');
+        await window.page.keyboard.type('add a doc comment');
+        await window.page.keyboard.press('Enter');
+        // The folder: the workspace root (offered first, as the file is in it) or the file's own folder.
+        await window.page.locator('.quick-input-list .monaco-list-row', { hasText: 'src' }).first().waitFor();
+        await window.pickQuickItem('project');
+        await window.pickQuickItem('Edit files (auto_edit)');
+
+        const card = taskCard();
+        await card.waitFor({ timeout: 20000 });
+        // Live: the tool call has finished and the file is written while the task still runs.
+        await until(async () => finalAnswerAsked && await card.locator('.agent-task-tool[data-tool-name="write_file"][data-status="success"]').count() === 1,
+            'the write_file call shown as done', 30000);
+        expect(await card.getAttribute('data-state')).to.equal('running');
+        expect(await card.locator('[data-action="cancel"]').count()).to.equal(1);
+        expect(fs.readFileSync(parserFile, 'utf8')).to.equal(DOCUMENTED);
+
+        await until(async () => await card.getAttribute('data-state') === 'succeeded', 'the task to succeed', 30000);
+        expect(await card.locator('.agent-task-assistant').innerText()).to.equal('I added a doc comment to parse().');
+        expect(await card.locator('.agent-task-prompt').innerText()).to.equal('In @src/parser.ts, lines 1-2: add a doc comment');
+        const total = card.locator('.agent-task-stats-total');
+        expect(await total.locator('[data-stat="input_tokens"]').innerText()).to.equal('22');
+        expect(await total.locator('[data-stat="output_tokens"]').innerText()).to.equal('14');
+        expect(await total.locator('[data-stat="cached"]').innerText()).to.equal('0');
+        expect(await total.locator('[data-stat="total_tokens"]').innerText()).to.equal('36');
+        expect(await card.locator('.agent-task-stats-model[data-model="gemini-2.5-flash"]').innerText()).to.equal('gemini-2.5-flash: 22 in · 14 out · 0 cached · 36 total');
+        expect(await card.locator('.agent-task-stats-line').innerText()).to.match(/^1 tool call · \d+\.\d s$/);
+        expect(await card.locator('.agent-task-tool-brief').innerText()).to.equal('src/parser.ts');
+        // Gemini CLI read the file itself for the @-reference; the model got its text and the line range.
+        const firstRequest = JSON.stringify(api.requests.find(request => request.path.includes('streamGenerateContent'))!.contents);
+        expect(firstRequest).to.contain('lines 1-2: add a doc comment').and.contain('text.split');
+
+        const change = card.locator('.agent-task-change[data-path="src/parser.ts"]');
+        expect(await change.getAttribute('data-kind')).to.equal('modified');
+        await change.locator('[data-action="open-diff"]').click();
+        const diff = window.page.locator('#theia-main-content-panel .monaco-diff-editor');
+        await diff.locator('.editor.modified .line-insert, .editor.modified .char-insert').first().waitFor({ state: 'attached', timeout: 20000 });
+        const sideText = async (side: string) => (await diff.locator(`.editor.${side} .view-lines`).innerText()).replace(/\u00a0/g, ' ');
+        expect(await sideText('original')).not.to.contain('Splits');
+        expect(await sideText('modified')).to.contain('Splits a comma-separated line.');
+        await window.saveDocScreenshot('agent-tasks');
+
+        await change.locator('[data-action="revert"]').click();
+        await until(async () => await change.getAttribute('data-reverted') === 'true', 'the change shown as reverted', 20000);
+        expect(fs.readFileSync(parserFile, 'utf8')).to.equal(PARSER);
+
+        // Finished tasks stay listed for the workspace across a reload.
+        await window.page.reload();
+        await waitForWorkbench(window.page);
+        await window.runCommand('Show Agent Tasks');
+        await until(async () => await taskCard().getAttribute('data-state').catch(() => null) === 'succeeded', 'the task listed after the reload', 30000);
+        expect(await taskCard().locator('.agent-task-change[data-path="src/parser.ts"]').getAttribute('data-reverted')).to.equal('true');
+    });
+
+    it('offers to trust the folder when Gemini CLI refuses an untrusted one, and the rerun works', async () => {
+        const settingsFile = path.join(sandbox.home, '.gemini', 'settings.json');
+        const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
+        fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, security: { ...settings.security, folderTrust: { enabled: true } } }));
+        script = () => ({ text: 'The README says: Project.' });
+        try {
+            // No editor open: no context to prefill, and one workspace folder means no folder question.
+            await window.runCommand('Close All Tabs in Main Area');
+            await window.runCommand('Run Gemini Task');
+            await until(async () => await quickInputValue() === '', 'an empty prompt input');
+            await window.page.keyboard.type('summarise @README.md');
+            await window.page.keyboard.press('Enter');
+            await window.pickQuickItem('Read only (default)');
+            const refused = window.page.locator('.agent-tasks .agent-task[data-state="untrusted-folder"]').first();
+            await refused.waitFor({ timeout: 30000 });
+            expect(await refused.locator('.agent-task-outcome').innerText()).to.contain('does not trust this folder');
+            await refused.locator('[data-action="run-trusted"]').click();
+            await until(async () => await taskCard().getAttribute('data-state') === 'succeeded', 'the rerun trusting the folder to succeed', 30000);
+            expect(await taskCard().locator('.agent-task-assistant').innerText()).to.equal('The README says: Project.');
+            expect(await taskCard().locator('.agent-task-changes-title').innerText()).to.equal('No files changed.');
+        } finally {
+            fs.writeFileSync(settingsFile, JSON.stringify(settings));
+        }
+    });
+});

@@ -133,11 +133,12 @@ describe('Agent tasks: Run Gemini Task…, the Agent Tasks view, review and reve
         fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, security: { ...settings.security, folderTrust: { enabled: true } } }));
         script = () => ({ text: 'The README says: Project.' });
         try {
-            // No editor open: no context to prefill, and one workspace folder means no folder question.
-            await window.runCommand('Close All Tabs in Main Area');
-            await window.runCommand('Run Gemini Task');
-            await until(async () => await quickInputValue() === '', 'an empty prompt input');
-            await window.page.keyboard.type('summarise @README.md');
+            // From the editor's context menu, with the file as context; one folder means no folder question.
+            await window.openFile('README.md');
+            await window.page.locator('#theia-main-content-panel .monaco-editor .view-lines').first().click({ button: 'right' });
+            await window.page.locator('.lm-Menu-item', { hasText: 'Run Gemini Task…' }).click();
+            await until(async () => await quickInputValue() === '@README.md ', 'the prompt prefilled with the file');
+            await window.page.keyboard.type('summarise it');
             await window.page.keyboard.press('Enter');
             await window.pickQuickItem('Read only (default)');
             const refused = window.page.locator('.agent-tasks .agent-task[data-state="untrusted-folder"]').first();
@@ -146,6 +147,7 @@ describe('Agent tasks: Run Gemini Task…, the Agent Tasks view, review and reve
             await refused.locator('[data-action="run-trusted"]').click();
             await until(async () => await taskCard().getAttribute('data-state') === 'succeeded', 'the rerun trusting the folder to succeed', 30000);
             expect(await taskCard().locator('.agent-task-assistant').innerText()).to.equal('The README says: Project.');
+            expect(await taskCard().locator('.agent-task-prompt').innerText()).to.equal('@README.md summarise it');
             expect(await taskCard().locator('.agent-task-changes-title').innerText()).to.equal('No files changed.');
         } finally {
             fs.writeFileSync(settingsFile, JSON.stringify(settings));

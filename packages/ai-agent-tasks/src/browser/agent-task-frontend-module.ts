@@ -4,6 +4,7 @@ import { WidgetFactory } from '@theia/core/lib/browser/widget-manager';
 import { bindViewContribution } from '@theia/core/lib/browser/shell/view-contribution';
 import { RemoteConnectionProvider, ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/service-connection-provider';
 import { CommandContribution } from '@theia/core/lib/common/command';
+import { MenuContribution } from '@theia/core/lib/common/menu';
 import { ResourceResolver } from '@theia/core/lib/common/resource';
 import { AgentTaskBackend, agentTaskServicePath } from '../common/agent-task-protocol';
 import { bindAgentTaskPreferences } from '../common/agent-task-preferences';
@@ -11,6 +12,7 @@ import { AgentTaskBaselineResourceResolver } from './agent-task-baseline-resourc
 import { AgentTaskClientImpl } from './agent-task-client-impl';
 import { AgentTaskCommandContribution } from './agent-task-command-contribution';
 import { AgentTaskLauncher } from './agent-task-launcher';
+import { AgentTaskMenuContribution } from './agent-task-menu-contribution';
 import { AgentTaskNotifications } from './agent-task-notifications';
 import { AgentTaskReview } from './agent-task-review';
 import { AgentTaskService } from './agent-task-service';
@@ -30,6 +32,8 @@ export default new ContainerModule(bind => {
     bind(ResourceResolver).toService(AgentTaskBaselineResourceResolver);
     bind(AgentTaskCommandContribution).toSelf().inSingletonScope();
     bind(CommandContribution).toService(AgentTaskCommandContribution);
+    bind(AgentTaskMenuContribution).toSelf().inSingletonScope();
+    bind(MenuContribution).toService(AgentTaskMenuContribution);
     bind(AgentTaskNotifications).toSelf().inSingletonScope();
     bind(FrontendApplicationContribution).toService(AgentTaskNotifications);
     bind(AgentTasksWidget).toSelf();

@@ -23,6 +23,11 @@ export namespace CompanionCommands {
         gemini: Command.toLocalizedCommand(
             { id: 'aiCliCompanion.runGemini', category: CATEGORY, label: 'Run Gemini CLI' }, 'theia-cli-companion/ide-companion/runGemini', CATEGORY_KEY),
         qwen: Command.toLocalizedCommand(
-            { id: 'aiCliCompanion.runQwen', category: CATEGORY, label: 'Run Qwen Code' }, 'theia-cli-companion/ide-companion/runQwen', CATEGORY_KEY)
+            { id: 'aiCliCompanion.runQwen', category: CATEGORY, label: 'Run Qwen Code' }, 'theia-cli-companion/ide-companion/runQwen', CATEGORY_KEY),
+        claude: Command.toLocalizedCommand(
+            { id: 'aiCliCompanion.runClaude', category: CATEGORY, label: 'Run Claude Code' }, 'theia-cli-companion/ide-companion/runClaude', CATEGORY_KEY)
     };
+    export const SEND_TO_CLAUDE = Command.toLocalizedCommand(
+        { id: 'aiCliCompanion.sendSelectionToClaude', category: CATEGORY, label: 'Send Selection to Claude Code' },
+        'theia-cli-companion/ide-companion/sendSelectionToClaude', CATEGORY_KEY);
 }

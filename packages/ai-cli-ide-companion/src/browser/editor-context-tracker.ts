@@ -190,7 +190,8 @@ export class EditorContextTracker implements FrontendApplicationContribution {
         }
         this.model.setActiveDetails(editor.uri.toString(), {
             cursor: { line: cursor.line + 1, character: cursor.character + 1 },
-            selectedText: this.preferences[CONTEXT_INCLUDE_SELECTION_PREF] === false ? '' : this.selectedText(widget)
+            selectedText: this.preferences[CONTEXT_INCLUDE_SELECTION_PREF] === false ? '' : this.selectedText(widget),
+            selection: { start: { ...editor.selection.start }, end: { ...editor.selection.end } }
         });
         this.schedule();
     }

@@ -1,6 +1,9 @@
 import { ContainerModule } from '@theia/core/shared/inversify';
 import { ResourceResolver } from '@theia/core/lib/common/resource';
 import { CommandContribution } from '@theia/core/lib/common/command';
+import { MenuContribution } from '@theia/core/lib/common/menu';
+import { ClaudeMentionContribution } from './claude-mention-contribution';
+import { CompanionMenuContribution } from './companion-menu-contribution';
 import { KeybindingContribution } from '@theia/core/lib/browser/keybinding';
 import { TabBarToolbarContribution } from '@theia/core/lib/browser/shell/tab-bar-toolbar';
 import { DiffReviewContribution } from './diff-review/diff-review-contribution';
@@ -38,6 +41,10 @@ export default new ContainerModule((bind, _unbind, _isBound, _rebind, _unbindAsy
     bindIdeCompanionPreferences(bind);
     bind(CompanionOutput).toSelf().inSingletonScope();
     bind(CliLauncher).toSelf().inSingletonScope();
+    bind(ClaudeMentionContribution).toSelf().inSingletonScope();
+    bind(CommandContribution).toService(ClaudeMentionContribution);
+    bind(CompanionMenuContribution).toSelf().inSingletonScope();
+    bind(MenuContribution).toService(CompanionMenuContribution);
     bind(DiagnosticReportService).toSelf().inSingletonScope();
     bind(CompanionCommandContribution).toSelf().inSingletonScope();
     bind(CommandContribution).toService(CompanionCommandContribution);

@@ -115,6 +115,11 @@ export interface IdeCompanionBackend extends RpcServer<IdeCompanionFrontendClien
     updateEditorState(state: WindowEditorState): Promise<void>;
     /** The user accepted or rejected a diff in the window. */
     resolveDiff(id: string, outcome: DiffOutcome): Promise<void>;
+    /**
+     * "Send Selection to Claude Code": mentions the file (and 0-based lines) to the window's Claude
+     * Code sessions; resolves with how many there are.
+     */
+    sendToClaude(mention: { fileUri: string; lineStart?: number; lineEnd?: number }): Promise<number>;
 }
 
 /** A change a CLI proposes for one file, to review in a diff editor of the window. */

@@ -9,6 +9,13 @@ export interface OpenEditorState {
     /** 1-based. */
     readonly cursor?: { line: number; character: number };
     readonly selectedText?: string;
+    /** 0-based, as the editor reports it (Claude Code's `selection_changed` wants it so). */
+    readonly selection?: EditorSelection;
+}
+
+export interface EditorSelection {
+    readonly start: { line: number; character: number };
+    readonly end: { line: number; character: number };
 }
 
 /** A window's editor state as sent from the frontend to its companion server. */
@@ -21,6 +28,8 @@ export interface ActiveEditorDetails {
     /** 1-based. */
     readonly cursor: { line: number; character: number };
     readonly selectedText: string;
+    /** 0-based. */
+    readonly selection?: EditorSelection;
 }
 
 /**
@@ -97,7 +106,8 @@ export class OpenEditorsModel {
             return {
                 uri: entry.uri, timestamp: entry.timestamp, isActive: true,
                 ...(details ? { cursor: details.cursor } : {}),
-                ...(details?.selectedText ? { selectedText: truncateSelection(details.selectedText) } : {})
+                ...(details?.selectedText ? { selectedText: truncateSelection(details.selectedText) } : {}),
+                ...(details?.selection ? { selection: details.selection } : {})
             };
         });
         return { openFiles, isTrusted };

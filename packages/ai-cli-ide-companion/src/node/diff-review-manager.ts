@@ -6,12 +6,13 @@ import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { CloseDiffArgumentsSchema, IdeToolName, OpenDiffArgumentsSchema } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-tools';
 import { IdeNotificationMethod } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-notifications';
-import { DiffOutcome, IdeCompanionFrontendClient } from '../common/ide-companion-protocol';
+import { CliSessionInfo, DiffOutcome, IdeCompanionFrontendClient } from '../common/ide-companion-protocol';
 import { fromRpcText, toRpcText } from '../common/rpc-text';
 import { Emitter, Event } from '@theia/core/lib/common/event';
 import { CompanionLogger } from './companion-logger';
 import { CompanionMcpServer } from './companion-mcp-server';
 import { describe } from './describe-error';
+import { LooseRegisterTool, toolError } from './mcp-tool-results';
 import { isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/workspace-boundary';
 
 export interface OpenDiff {
@@ -19,6 +20,19 @@ export interface OpenDiff {
     readonly sessionId: string;
     readonly filePath: string;
     readonly openedAt: number;
+    /** Claude Code names its diffs, and closes them by that name. */
+    readonly tabName?: string;
+}
+
+/** A blocking diff (Claude Code's openDiff): the user's answer resolves the tool call itself. */
+interface PendingDiff extends OpenDiff {
+    readonly settle?: (answer: Answer) => void;
+}
+
+/** Sessions of another endpoint whose diffs this manager also reviews (the Claude Code WebSocket). */
+export interface DiffSessionSource {
+    readonly connectedSessions: CliSessionInfo[];
+    readonly onDidChangeSessions: Event<readonly CliSessionInfo[]>;
 }
 
 export interface DiffReviewManagerOptions {
@@ -28,38 +42,43 @@ export interface DiffReviewManagerOptions {
     readonly frontend: () => IdeCompanionFrontendClient | undefined;
     /** The window's realpath'd workspace roots. */
     readonly roots: () => readonly string[];
+    readonly otherSessions?: DiffSessionSource;
 }
 
 const BINARY_SNIFF_BYTES = 8000;
 
 /** What the CLI is told: the accepted text, or that the change was rejected. */
-type Answer = { readonly accepted: true; readonly content: string } | { readonly accepted: false };
-
-type LooseRegisterTool = (name: string, config: { description: string; inputSchema: object }, handler: (args: unknown) => Promise<CallToolResult>) => void;
+export type Answer = { readonly accepted: true; readonly content: string } | { readonly accepted: false };
 
 /**
  * The diff bookkeeping of one window: which CLI session proposed which change, the openDiff and
  * closeDiff tools, and routing each outcome to the session that asked, once.
  */
 export class DiffReviewManager {
-    protected readonly diffs = new Map<string, OpenDiff>();
+    protected readonly diffs = new Map<string, PendingDiff>();
     protected readonly onDidChangeEmitter = new Emitter<void>();
     /** Fires when a diff starts or stops waiting for the user. */
     readonly onDidChange: Event<void> = this.onDidChangeEmitter.event;
 
     constructor(protected readonly options: DiffReviewManagerOptions) {
-        options.server.onDidChangeSessions(sessions => {
-            const live = new Set(sessions.map(session => session.sessionId));
+        const dropOrphans = () => {
+            const live = new Set(this.liveSessions().map(session => session.sessionId));
             for (const diff of [...this.diffs.values()]) {
                 if (!live.has(diff.sessionId)) {
                     this.discard(diff, 'its CLI session ended');
                 }
             }
-        });
+        };
+        options.server.onDidChangeSessions(dropOrphans);
+        options.otherSessions?.onDidChangeSessions(dropOrphans);
+    }
+
+    protected liveSessions(): CliSessionInfo[] {
+        return [...this.options.server.connectedSessions, ...this.options.otherSessions?.connectedSessions ?? []];
     }
 
     get openDiffs(): OpenDiff[] {
-        return [...this.diffs.values()];
+        return [...this.diffs.values()].map(({ id, sessionId, filePath, openedAt, tabName }) => ({ id, sessionId, filePath, openedAt, ...(tabName ? { tabName } : {}) }));
     }
 
     registerTools(mcp: McpServer, sessionId: string): void {
@@ -83,17 +102,34 @@ export class DiffReviewManager {
             this.options.logger.warn(`Refused an openDiff call with invalid arguments: ${problems}`);
             return toolError(`Invalid openDiff arguments: ${problems}`);
         }
-        const { filePath, newContent } = parsed.data;
+        const shown = await this.show({ sessionId, filePath: parsed.data.filePath, newContent: parsed.data.newContent });
+        return typeof shown === 'string' ? toolError(shown) : { content: [] };
+    }
+
+    /**
+     * Claude Code's openDiff: shows the proposal and resolves with the user's answer (or a rejection
+     * when the tab is closed by the CLI, replaced, or its session ends). A string is why it could not be shown.
+     */
+    async openBlockingDiff(sessionId: string, request: { filePath: string; newContent: string; tabName: string }): Promise<Answer | string> {
+        let settle: (answer: Answer) => void = () => undefined;
+        const answered = new Promise<Answer>(resolve => settle = resolve);
+        const shown = await this.show({ sessionId, ...request, settle });
+        return typeof shown === 'string' ? shown : answered;
+    }
+
+    /** Opens the diff in the window; a string is the reason it could not be. */
+    protected async show(request: { sessionId: string; filePath: string; newContent: string; tabName?: string; settle?: (answer: Answer) => void }): Promise<PendingDiff | string> {
+        const { sessionId, filePath, newContent, tabName, settle } = request;
         const frontend = this.options.frontend();
         if (!frontend) {
-            return toolError('The Theia window of this session is not open (closed or reloading); the diff cannot be shown.');
+            return 'The Theia window of this session is not open (closed or reloading); the diff cannot be shown.';
         }
         let fileExists: boolean;
         try {
             fileExists = await this.checkTarget(filePath);
         } catch (error) {
             this.options.logger.warn(`Refused to show a diff: ${describe(error)}`);
-            return toolError(describe(error));
+            return describe(error);
         }
         const previous = [...this.diffs.values()].find(diff => diff.filePath === filePath);
         if (previous) {
@@ -101,7 +137,7 @@ export class DiffReviewManager {
             await this.reject(previous, 'replaced by a newer proposal');
             await frontend.closeDiff(previous.id).catch(() => undefined);
         }
-        const diff: OpenDiff = { id: randomUUID(), sessionId, filePath, openedAt: Date.now() };
+        const diff: PendingDiff = { id: randomUUID(), sessionId, filePath, openedAt: Date.now(), ...(tabName ? { tabName } : {}), ...(settle ? { settle } : {}) };
         this.diffs.set(diff.id, diff);
         try {
             await frontend.openDiff({
@@ -110,11 +146,24 @@ export class DiffReviewManager {
         } catch (error) {
             this.diffs.delete(diff.id);
             this.options.logger.warn(`A diff for ${filePath} could not be opened: ${describe(error)}`);
-            return toolError(`The diff could not be opened: ${describe(error)}`);
+            return `The diff could not be opened: ${describe(error)}`;
         }
         this.options.logger.info(`Diff ${diff.id} opened for ${filePath} (session ${sessionId})`);
         this.onDidChangeEmitter.fire();
-        return { content: [] };
+        return diff;
+    }
+
+    /** Claude Code's close_tab / closeAllDiffTabs: closes the session's diffs (by tab name, or all); answers how many. */
+    async closeDiffsOf(sessionId: string, tabName?: string): Promise<number> {
+        const diffs = [...this.diffs.values()].filter(diff => diff.sessionId === sessionId && (tabName === undefined || diff.tabName === tabName));
+        for (const diff of diffs) {
+            this.remove(diff.id);
+            await this.options.frontend()?.closeDiff(diff.id).catch(() => undefined);
+            // The CLI decided in its terminal and ignores a late answer; the waiting call still ends.
+            diff.settle?.({ accepted: false });
+            this.options.logger.info(`Diff ${diff.id} for ${diff.filePath} closed by the CLI`);
+        }
+        return diffs.length;
     }
 
     async closeDiff(sessionId: string, input: unknown): Promise<CallToolResult> {
@@ -156,14 +205,15 @@ export class DiffReviewManager {
         await Promise.all([...this.diffs.values()].map(diff => this.reject(diff, reason)));
     }
 
-    protected async reject(diff: OpenDiff, reason: string): Promise<void> {
+    protected async reject(diff: PendingDiff, reason: string): Promise<void> {
         this.remove(diff.id);
         this.options.logger.info(`Diff ${diff.id} for ${diff.filePath} rejected: ${reason}`);
         await this.notify(diff, { accepted: false });
     }
 
-    protected discard(diff: OpenDiff, reason: string): void {
+    protected discard(diff: PendingDiff, reason: string): void {
         this.remove(diff.id);
+        diff.settle?.({ accepted: false });
         this.options.logger.info(`Diff ${diff.id} for ${diff.filePath} closed: ${reason}`);
         this.options.frontend()?.closeDiff(diff.id).catch(() => undefined);
     }
@@ -174,7 +224,11 @@ export class DiffReviewManager {
         }
     }
 
-    protected async notify(diff: OpenDiff, outcome: Answer): Promise<void> {
+    protected async notify(diff: PendingDiff, outcome: Answer): Promise<void> {
+        if (diff.settle) {
+            diff.settle(outcome);
+            return;
+        }
         const delivered = await this.options.server.notify(diff.sessionId, outcome.accepted
             ? { method: IdeNotificationMethod.DIFF_ACCEPTED, params: { filePath: diff.filePath, content: outcome.content } }
             : { method: IdeNotificationMethod.DIFF_REJECTED, params: { filePath: diff.filePath } });
@@ -184,7 +238,7 @@ export class DiffReviewManager {
     }
 
     protected proposer(sessionId: string): string {
-        const session = this.options.server.connectedSessions.find(candidate => candidate.sessionId === sessionId);
+        const session = this.liveSessions().find(candidate => candidate.sessionId === sessionId);
         return session ? `${session.clientLabel} (${`${session.clientName} ${session.clientVersion}`.trim()})` : 'a CLI';
     }
 
@@ -221,9 +275,6 @@ export class DiffReviewManager {
     }
 }
 
-function toolError(message: string): CallToolResult {
-    return { isError: true, content: [{ type: 'text', text: message }] };
-}
 
 function closeResult(content: string | null): CallToolResult {
     return { content: [{ type: 'text', text: JSON.stringify({ content }) }] };

@@ -69,6 +69,17 @@ export class IdeCompanionBackendImpl implements IdeCompanionBackend {
         await this.requireWindow().diffs.resolve(id, outcome);
     }
 
+    async sendToClaude(mention: { fileUri: string; lineStart?: number; lineEnd?: number }): Promise<number> {
+        if (typeof mention?.fileUri !== 'string' || !mention.fileUri.startsWith('file:')) {
+            throw new Error('fileUri must be a file: URI');
+        }
+        return this.requireWindow().sendAtMention({
+            filePath: FileUri.fsPath(mention.fileUri),
+            ...(mention.lineStart !== undefined ? { lineStart: mention.lineStart } : {}),
+            ...(mention.lineEnd !== undefined ? { lineEnd: mention.lineEnd } : {})
+        });
+    }
+
     async updateEditorState(state: WindowEditorState): Promise<void> {
         await this.requireWindow().setEditorState(state);
     }

@@ -1,6 +1,5 @@
 import * as path from 'path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { z } from 'zod';
 import {
@@ -11,6 +10,7 @@ import { isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node
 import { IdeCompanionFrontendClient } from '../common/ide-companion-protocol';
 import { CompanionLogger } from './companion-logger';
 import { describe } from './describe-error';
+import { LooseRegisterTool, toolError } from './mcp-tool-results';
 
 export interface IdeContextToolsOptions {
     readonly logger: CompanionLogger;
@@ -20,8 +20,6 @@ export interface IdeContextToolsOptions {
     /** The editor state last pushed to the CLIs: open files, active file, cursor, selection. */
     readonly context: () => IdeContext | undefined;
 }
-
-type LooseRegisterTool = (name: string, config: { description: string; inputSchema: object }, handler: (args: unknown) => Promise<CallToolResult>) => void;
 
 /**
  * The IDE tools beyond diffs: what an agent may ask of the window (its folders, editors, selection,
@@ -77,17 +75,18 @@ export class IdeContextTools {
         return frontend;
     }
 
-    protected async uriInWorkspace(filePath: string): Promise<string> {
-        if (!path.isAbsolute(filePath)) {
-            throw new Error(`filePath must be absolute, got ${JSON.stringify(filePath)}`);
-        }
-        if (!await isInsideRoots(filePath, this.options.roots())) {
-            throw new Error(`${filePath} is outside the workspace folders of this window (${this.options.roots().join(', ') || 'none'})`);
-        }
-        return FileUri.create(path.normalize(filePath)).toString();
+    protected uriInWorkspace(filePath: string): Promise<string> {
+        return fileUriInWorkspace(filePath, this.options.roots());
     }
 }
 
-function toolError(message: string): CallToolResult {
-    return { isError: true, content: [{ type: 'text', text: message }] };
+/** The `file://` URI of an absolute path inside the workspace folders; throws with the reason otherwise. */
+export async function fileUriInWorkspace(filePath: string, roots: readonly string[]): Promise<string> {
+    if (!path.isAbsolute(filePath)) {
+        throw new Error(`filePath must be absolute, got ${JSON.stringify(filePath)}`);
+    }
+    if (!await isInsideRoots(filePath, roots)) {
+        throw new Error(`${filePath} is outside the workspace folders of this window (${roots.join(', ') || 'none'})`);
+    }
+    return FileUri.create(path.normalize(filePath)).toString();
 }

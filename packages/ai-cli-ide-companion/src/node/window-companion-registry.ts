@@ -6,6 +6,7 @@ import { CliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/di
 import { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
 import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/gemini-cli-flavour';
 import { QwenCodeFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/qwen-code-flavour';
+import { ClaudeCodeFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/claude-code-flavour';
 import { removeStaleDiscoveryFiles } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/discovery-file-cleaner';
 import { describe } from './describe-error';
 import { stdioBridgeCommand } from './stdio-bridge-command';
@@ -34,7 +35,7 @@ export class WindowCompanionRegistry implements BackendApplicationContribution {
     protected readonly logger: ILogger;
 
     protected readonly windows = new Map<string, WindowEntry>();
-    protected readonly flavours: readonly CliFlavour[] = [GeminiCliFlavour, QwenCodeFlavour];
+    protected readonly flavours: readonly CliFlavour[] = [GeminiCliFlavour, QwenCodeFlavour, ClaudeCodeFlavour];
     protected staleFilesRemoved?: Promise<void>;
     protected stopping = false;
 

@@ -6,7 +6,8 @@ import { CliFlavour, DiscoveryEndpoint } from '@theia-cli-companion/ai-cli-ide-p
 import { StdioConfig } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/discovery-files';
 import { IdeContext } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-context';
 import { IdeNotificationMethod } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-notifications';
-import { CLI_FLAVOUR_DISPLAY_NAMES, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
+import { CLI_FLAVOUR_DISPLAY_NAMES, CliFlavourId, WEBSOCKET_FLAVOUR_IDS } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
+import { ClaudeAtMentioned, ClaudeAtMentionedSchema, ClaudeNotificationMethod, ClaudeSelectionChanged } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/claude-code-ide';
 import { MCP_ENDPOINT_PATH } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/companion-identity';
 import { CompanionEvent, IdeCompanionFrontendClient, SessionCredential, WindowCompanionStatus } from '../common/ide-companion-protocol';
 import { Disposable } from '@theia/core/lib/common/disposable';
@@ -16,6 +17,10 @@ import { WindowEditorState } from '../common/open-editors-model';
 import { ideContextFromEditorState, withoutActiveEditor } from './ide-context-from-editor-state';
 import { CompanionLogger } from './companion-logger';
 import { CompanionMcpServer } from './companion-mcp-server';
+import { ClaudeIdeTools } from './claude-ide-tools';
+import { ClaudeWebSocketServer } from './claude-websocket-server';
+import { claudeSelectionFromEditorState } from './claude-selection';
+import { fileUriInWorkspace } from './ide-context-tools';
 import { describe } from './describe-error';
 import { DiscoveryFiles } from './discovery-files';
 import { WindowEventLog } from './window-event-log';
@@ -44,7 +49,8 @@ export interface AgentCredential {
 /** One credential object per flavour, so sessions of a flavour can be found by it. */
 const FLAVOUR_CREDENTIALS: Readonly<Record<CliFlavourId, SessionCredential>> = {
     gemini: { flavour: 'gemini', label: CLI_FLAVOUR_DISPLAY_NAMES.gemini },
-    qwen: { flavour: 'qwen', label: CLI_FLAVOUR_DISPLAY_NAMES.qwen }
+    qwen: { flavour: 'qwen', label: CLI_FLAVOUR_DISPLAY_NAMES.qwen },
+    claude: { flavour: 'claude', label: CLI_FLAVOUR_DISPLAY_NAMES.claude }
 };
 
 /**
@@ -53,6 +59,12 @@ const FLAVOUR_CREDENTIALS: Readonly<Record<CliFlavourId, SessionCredential>> = {
  */
 export class WindowCompanion {
     readonly server: CompanionMcpServer;
+    /** Claude Code's endpoint: MCP over a WebSocket, on a port of its own. */
+    readonly claudeServer: ClaudeWebSocketServer;
+    /** The active editor's selection as Claude Code sees it, and the last one it was sent. */
+    protected claudeSelection?: ClaudeSelectionChanged;
+    protected latestClaudeSelection?: ClaudeSelectionChanged;
+    protected claudeSelectionJson = '';
     readonly log: WindowEventLog;
     /** One secret per advertised flavour; a flavour that is turned off loses its secret. */
     protected readonly authTokens = new Map<CliFlavourId, string>();
@@ -69,6 +81,7 @@ export class WindowCompanion {
 
     readonly diffs: DiffReviewManager;
     protected readonly contextTools: IdeContextTools;
+    protected readonly claudeTools: ClaudeIdeTools;
     protected frontend?: IdeCompanionFrontendClient;
 
     constructor(protected readonly options: WindowCompanionOptions) {
@@ -83,8 +96,22 @@ export class WindowCompanion {
                 }
             }
         });
-        this.diffs = new DiffReviewManager({ server: this.server, logger: this.log, frontend: () => this.frontend, roots: () => this.roots });
+        this.claudeServer = new ClaudeWebSocketServer({
+            authToken: () => this.authTokens.get('claude'), logger: this.log,
+            configureSession: (mcp, sessionId) => this.claudeTools.registerTools(mcp, sessionId)
+        });
+        this.diffs = new DiffReviewManager({ server: this.server, otherSessions: this.claudeServer, logger: this.log, frontend: () => this.frontend, roots: () => this.roots });
         this.contextTools = new IdeContextTools({ logger: this.log, frontend: () => this.frontend, roots: () => this.roots, context: () => this.context });
+        this.claudeTools = new ClaudeIdeTools({
+            logger: this.log, frontend: () => this.frontend, roots: () => this.roots, context: () => this.context, diffs: this.diffs,
+            currentSelection: () => this.claudeSelection, latestSelection: () => this.latestClaudeSelection
+        });
+        this.claudeServer.onDidChangeSessions(() => this.fireStatusChanged());
+        this.claudeServer.onDidConnect(sessionId => {
+            if (this.latestClaudeSelection) {
+                void this.claudeServer.notify(ClaudeNotificationMethod.SELECTION_CHANGED, { ...this.latestClaudeSelection }, sessionId);
+            }
+        });
         this.discoveryFiles = new DiscoveryFiles(options.stdioFor);
         this.server.onDidChangeSessions(() => this.fireStatusChanged());
         this.diffs.onDidChange(() => this.fireStatusChanged());
@@ -106,6 +133,7 @@ export class WindowCompanion {
     async start(rootPaths: readonly string[], flavourIds: readonly CliFlavourId[] = this.options.flavours.map(flavour => flavour.id)): Promise<void> {
         this.enableFlavours(flavourIds);
         await this.server.start();
+        await this.claudeServer.start();
         await this.setRoots(rootPaths);
         this.log.info(`Window ${this.windowId}: companion server on 127.0.0.1:${this.server.port} for ${this.describeRoots()}, advertised to ${this.describeFlavours()}`);
     }
@@ -125,6 +153,9 @@ export class WindowCompanion {
         }
         await this.writeDiscoveryFiles();
         await this.server.closeSessionsWhere(credential => !!credential.flavour && removed.includes(credential.flavour));
+        if (removed.includes('claude')) {
+            await this.claudeServer.closeAll();
+        }
         this.log.info(`Window ${this.windowId}: now advertised to ${this.describeFlavours()}`);
         this.fireStatusChanged();
     }
@@ -153,7 +184,8 @@ export class WindowCompanion {
     /** Every secret the server accepts now, each with who holds it. */
     protected credentials(): Map<SessionCredential, string> {
         const credentials = new Map(this.agentTokens);
-        this.authTokens.forEach((token, flavour) => credentials.set(FLAVOUR_CREDENTIALS[flavour], token));
+        // Claude Code's secret opens its WebSocket only, not the HTTP endpoint.
+        this.authTokens.forEach((token, flavour) => !WEBSOCKET_FLAVOUR_IDS.includes(flavour) && credentials.set(FLAVOUR_CREDENTIALS[flavour], token));
         return credentials;
     }
 
@@ -201,6 +233,35 @@ export class WindowCompanion {
     /** Validates the browser's state and pushes it to every session, if it changed. */
     async setEditorState(state: WindowEditorState): Promise<void> {
         await this.pushContext(ideContextFromEditorState(state));
+        await this.pushClaudeSelection(claudeSelectionFromEditorState(state));
+    }
+
+    /** Claude Code hears of the active editor's selection (or cursor) as `selection_changed`, 0-based. */
+    protected async pushClaudeSelection(selection: ClaudeSelectionChanged | undefined): Promise<void> {
+        this.claudeSelection = selection;
+        const json = JSON.stringify(selection ?? null);
+        if (!selection || json === this.claudeSelectionJson) {
+            return;
+        }
+        this.claudeSelectionJson = json;
+        this.latestClaudeSelection = selection;
+        await this.claudeServer.notify(ClaudeNotificationMethod.SELECTION_CHANGED, { ...selection });
+    }
+
+    /**
+     * "Send Selection to Claude Code": an `at_mentioned` for a workspace file (0-based lines) to the
+     * window's Claude Code sessions; answers how many got it.
+     */
+    async sendAtMention(mention: ClaudeAtMentioned): Promise<number> {
+        const parsed = ClaudeAtMentionedSchema.safeParse(mention);
+        if (!parsed.success) {
+            throw new Error(`Invalid mention: ${parsed.error.issues.map(issue => `${issue.path.join('.') || 'mention'}: ${issue.message}`).join('; ')}`);
+        }
+        await fileUriInWorkspace(parsed.data.filePath, this.roots);
+        const sessions = this.claudeServer.connectedSessions.length;
+        await this.claudeServer.notify(ClaudeNotificationMethod.AT_MENTIONED, { ...parsed.data });
+        this.log.info(`Sent ${parsed.data.filePath}${parsed.data.lineStart !== undefined ? ` lines ${parsed.data.lineStart + 1}-${(parsed.data.lineEnd ?? parsed.data.lineStart) + 1}` : ''} to ${sessions} Claude Code session(s)`);
+        return sessions;
     }
 
     /** The window went away (tab closed or reloading): nobody is looking at a file any more. */
@@ -233,7 +294,7 @@ export class WindowCompanion {
 
     /** What the discovery file of this flavour advertises; its secret is empty if the flavour is off. */
     endpointFor(flavourId: CliFlavourId): DiscoveryEndpoint {
-        return { port: this.server.port, authToken: this.authTokens.get(flavourId) ?? '', workspaceRoots: this.roots, serverPid: this.options.serverPid };
+        return { port: WEBSOCKET_FLAVOUR_IDS.includes(flavourId) ? this.claudeServer.port : this.server.port, authToken: this.authTokens.get(flavourId) ?? '', workspaceRoots: this.roots, serverPid: this.options.serverPid };
     }
 
     get discoveryFilePaths(): ReadonlyMap<string, string> {
@@ -246,7 +307,7 @@ export class WindowCompanion {
             port: this.server.port,
             flavours: this.advertisedFlavours.map(flavour => flavour.id),
             workspaceRoots: [...this.roots],
-            sessions: this.server.connectedSessions,
+            sessions: [...this.server.connectedSessions, ...this.claudeServer.connectedSessions],
             discoveryFiles: [...this.discoveryFiles.files].map(([flavour, file]) => ({ flavour: flavour as CliFlavourId, path: file })),
             pendingDiffs: this.diffs.openDiffs,
             terminalEnvironment: this.terminalEnvironment()
@@ -262,6 +323,7 @@ export class WindowCompanion {
         this.discoveryFiles.removeAllSync();
         await this.diffs.rejectAll('the window closed');
         await this.server.stop();
+        await this.claudeServer.stop();
         this.log.info(`Window ${this.windowId}: companion server stopped`);
         this.onDidChangeStatusEmitter.dispose();
         this.log.dispose();

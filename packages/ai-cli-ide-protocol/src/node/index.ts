@@ -7,3 +7,4 @@ export * from './discovery/gemini-cli-flavour';
 export * from './discovery/qwen-code-flavour';
 export * from './discovery/discovery-file-cleaner';
 export * from './stdio-bridge';
+export * from './discovery/claude-code-flavour';

@@ -1,0 +1,190 @@
+import * as http from 'http';
+import { AddressInfo, Socket } from 'net';
+import { randomUUID } from 'crypto';
+import { WebSocket, WebSocketServer } from 'ws';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Emitter, Event } from '@theia/core/lib/common/event';
+import { tokensEqual } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/auth-token';
+import { COMPANION_SERVER_INFO } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/companion-identity';
+import {
+    CLAUDE_CODE_AUTH_HEADER, CLAUDE_CODE_SUBPROTOCOL, ClaudeIdeConnectedSchema, ClaudeNotificationMethod
+} from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/claude-code-ide';
+import { CLI_FLAVOUR_DISPLAY_NAMES } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
+import { CliSessionInfo } from '../common/ide-companion-protocol';
+import { CompanionLogger } from './companion-logger';
+import { describe } from './describe-error';
+import { isAllowedHost } from './mcp-request-guard';
+import { WebSocketServerTransport } from './websocket-server-transport';
+
+export interface ClaudeWebSocketServerOptions {
+    /** The secret of the lock file; undefined while Claude Code is turned off (every upgrade is refused). */
+    readonly authToken: () => string | undefined;
+    readonly logger: CompanionLogger;
+    /** Registers the tools of one session; called once per connection. */
+    readonly configureSession: (server: McpServer, sessionId: string) => void;
+    /** Largest accepted frame; openDiff carries whole files. */
+    readonly maxPayloadBytes?: number;
+}
+
+interface ClaudeSession {
+    readonly id: string;
+    readonly mcp: McpServer;
+    readonly transport: WebSocketServerTransport;
+    info?: CliSessionInfo;
+}
+
+const DEFAULT_MAX_PAYLOAD = 32 * 1024 * 1024;
+
+/**
+ * One window's endpoint for Claude Code: MCP over a WebSocket at ws://127.0.0.1:<port> (random
+ * port), subprotocol `mcp`, the lock file's secret in `X-Claude-Code-Ide-Authorization`. Upgrades
+ * from web pages (an Origin), foreign Hosts, without `mcp` or with a wrong secret are refused before
+ * any WebSocket exists.
+ */
+export class ClaudeWebSocketServer {
+    protected httpServer?: http.Server;
+    protected readonly wss = new WebSocketServer({
+        noServer: true,
+        maxPayload: this.options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD,
+        handleProtocols: protocols => protocols.has(CLAUDE_CODE_SUBPROTOCOL) ? CLAUDE_CODE_SUBPROTOCOL : false
+    });
+    protected readonly sessions = new Map<string, ClaudeSession>();
+    protected readonly sockets = new Set<Socket>();
+    protected _port = 0;
+    protected stopped = false;
+    protected readonly onDidChangeSessionsEmitter = new Emitter<readonly CliSessionInfo[]>();
+    readonly onDidChangeSessions: Event<readonly CliSessionInfo[]> = this.onDidChangeSessionsEmitter.event;
+    /** A session finished its handshake: it can receive notifications. */
+    protected readonly onDidConnectEmitter = new Emitter<string>();
+    readonly onDidConnect: Event<string> = this.onDidConnectEmitter.event;
+
+    constructor(protected readonly options: ClaudeWebSocketServerOptions) { }
+
+    get port(): number {
+        return this._port;
+    }
+
+    get connectedSessions(): CliSessionInfo[] {
+        return [...this.sessions.values()].flatMap(session => session.info ? [session.info] : []);
+    }
+
+    async start(): Promise<number> {
+        const server = http.createServer((_req, res) => {
+            res.writeHead(426, { 'Content-Type': 'text/plain', Upgrade: 'websocket' }).end('Upgrade Required: this is a WebSocket MCP endpoint');
+        });
+        server.on('connection', socket => {
+            this.sockets.add(socket);
+            socket.once('close', () => this.sockets.delete(socket));
+        });
+        server.on('upgrade', (req, socket, head) => this.upgrade(req, socket as Socket, head));
+        await new Promise<void>((resolve, reject) => {
+            server.once('error', reject);
+            server.listen(0, '127.0.0.1', () => {
+                server.off('error', reject);
+                resolve();
+            });
+        });
+        this.httpServer = server;
+        this._port = (server.address() as AddressInfo).port;
+        return this._port;
+    }
+
+    protected upgrade(req: http.IncomingMessage, socket: Socket, head: Buffer): void {
+        const refusal = this.refusal(req);
+        if (refusal) {
+            this.options.logger.warn(`Refused a Claude Code connection (${refusal.status}): ${refusal.reason}`);
+            socket.end(`HTTP/1.1 ${refusal.status} ${http.STATUS_CODES[refusal.status]}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${refusal.reason}\n`);
+            return;
+        }
+        this.wss.handleUpgrade(req, socket, head, ws => this.accept(ws));
+    }
+
+    /** Why an upgrade request is refused, never quoting the secret; undefined when it is accepted. */
+    protected refusal(req: http.IncomingMessage): { status: number; reason: string } | undefined {
+        if (this.stopped) {
+            return { status: 503, reason: 'The window is closing' };
+        }
+        if (req.headers.origin !== undefined) {
+            return { status: 403, reason: 'Forbidden: connections from web pages (Origin header present) are not accepted' };
+        }
+        if (!isAllowedHost(req.headers.host, this._port)) {
+            return { status: 403, reason: `Forbidden: Host header ${JSON.stringify(req.headers.host ?? '')} is not this server's loopback address` };
+        }
+        const offered = (req.headers['sec-websocket-protocol'] ?? '').split(',').map(protocol => protocol.trim());
+        if (!offered.includes(CLAUDE_CODE_SUBPROTOCOL)) {
+            return { status: 400, reason: `Bad Request: the WebSocket subprotocol "${CLAUDE_CODE_SUBPROTOCOL}" is required` };
+        }
+        const expected = this.options.authToken();
+        const presented = req.headers[CLAUDE_CODE_AUTH_HEADER];
+        if (expected === undefined) {
+            return { status: 401, reason: 'Unauthorized: Claude Code is turned off for this window' };
+        }
+        if (typeof presented !== 'string' || !tokensEqual(presented, expected)) {
+            return { status: 401, reason: presented === undefined ? 'Unauthorized: missing X-Claude-Code-Ide-Authorization header' : 'Unauthorized: invalid token' };
+        }
+        return undefined;
+    }
+
+    protected accept(ws: WebSocket): void {
+        const id = randomUUID();
+        const mcp = new McpServer({ ...COMPANION_SERVER_INFO }, { capabilities: { tools: { listChanged: false } } });
+        const transport = new WebSocketServerTransport(ws, id);
+        const session: ClaudeSession = { id, mcp, transport };
+        this.sessions.set(id, session);
+        this.options.configureSession(mcp, id);
+        transport.onincoming = message => {
+            if ('method' in message && message.method === ClaudeNotificationMethod.IDE_CONNECTED && !('id' in message)) {
+                const parsed = ClaudeIdeConnectedSchema.safeParse(message.params);
+                this.options.logger.info(`Claude Code session ${id}: ide_connected${parsed.success ? ` (pid ${parsed.data.pid})` : ''}`);
+            }
+        };
+        mcp.server.oninitialized = () => {
+            const client = mcp.server.getClientVersion();
+            session.info = {
+                sessionId: id, flavour: 'claude', clientLabel: CLI_FLAVOUR_DISPLAY_NAMES.claude,
+                clientName: client?.name ?? 'unknown client', clientVersion: client?.version ?? '', connectedAt: Date.now()
+            };
+            this.options.logger.info(`CLI session ${id} connected: ${session.info.clientName} ${session.info.clientVersion} (over the Claude Code WebSocket)`);
+            this.onDidChangeSessionsEmitter.fire(this.connectedSessions);
+            this.onDidConnectEmitter.fire(id);
+        };
+        transport.onclose = () => {
+            if (this.sessions.delete(id)) {
+                this.options.logger.info(`CLI session ${id} disconnected`);
+                if (session.info) {
+                    this.onDidChangeSessionsEmitter.fire(this.connectedSessions);
+                }
+            }
+        };
+        mcp.connect(transport).catch(error => this.options.logger.error(`Could not start a Claude Code session: ${describe(error)}`));
+    }
+
+    /** Sends a notification to every connected session (or one); failures are logged per session. */
+    async notify(method: string, params: Record<string, unknown>, sessionId?: string): Promise<void> {
+        const targets = [...this.sessions.values()].filter(session => session.info && (!sessionId || session.id === sessionId));
+        await Promise.all(targets.map(session => session.mcp.server.notification({ method, params })
+            .catch(error => this.options.logger.warn(`Could not send ${method} to Claude Code session ${session.id}: ${describe(error)}`))));
+    }
+
+    async closeAll(): Promise<void> {
+        await Promise.all([...this.sessions.values()].map(session => session.transport.close().catch(() => undefined)));
+    }
+
+    async stop(): Promise<void> {
+        if (this.stopped) {
+            return;
+        }
+        this.stopped = true;
+        await this.closeAll();
+        this.wss.close();
+        const server = this.httpServer;
+        if (server) {
+            await new Promise<void>(resolve => {
+                server.close(() => resolve());
+                this.sockets.forEach(socket => socket.destroy());
+            });
+        }
+        this.onDidChangeSessionsEmitter.dispose();
+        this.onDidConnectEmitter.dispose();
+    }
+}

@@ -3,15 +3,16 @@ import * as os from 'os';
 import * as path from 'path';
 
 /**
- * Points TMPDIR, HOME and QWEN_HOME at a fresh directory for the duration of a test, so nothing a
+ * Points TMPDIR, HOME, QWEN_HOME and CLAUDE_CONFIG_DIR at a fresh directory for the duration of a test, so nothing a
  * test writes lands in the real home or /tmp. Returns the directory and a restore function.
  */
 export function useTemporaryHome(): { dir: string; restore: () => void } {
     const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'companion-spec-')));
-    const saved = { TMPDIR: process.env.TMPDIR, HOME: process.env.HOME, QWEN_HOME: process.env.QWEN_HOME };
+    const saved = { TMPDIR: process.env.TMPDIR, HOME: process.env.HOME, QWEN_HOME: process.env.QWEN_HOME, CLAUDE_CONFIG_DIR: process.env.CLAUDE_CONFIG_DIR };
     process.env.TMPDIR = path.join(dir, 'tmp');
     process.env.HOME = path.join(dir, 'home');
     delete process.env.QWEN_HOME;
+    delete process.env.CLAUDE_CONFIG_DIR;
     fs.mkdirSync(process.env.TMPDIR);
     fs.mkdirSync(process.env.HOME);
     return {

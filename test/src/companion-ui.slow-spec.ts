@@ -101,7 +101,8 @@ describe('The companion as a user meets it: run commands, status view, preferenc
         expect(row).to.match(/^Gemini CLI\s+\S+-client 0\.61\.0/);
         const flavours = await window.page.locator('.ai-cli-companion-flavour').allInnerTexts();
         expect(flavours.join('\n')).to.match(/Gemini CLI\s+Advertised in .*gemini-ide-server-\d+-\d+\.json/);
-        expect(flavours.join('\n')).to.match(/Qwen Code\s+Advertised in .*\.lock/);
+        expect(flavours.join('\n')).to.match(/Qwen Code\s+Advertised in .*\.qwen\/ide\/\d+\.lock/);
+        expect(flavours.join('\n')).to.match(/Claude Code\s+Advertised in .*\.claude\/ide\/\d+\.lock/);
         await window.saveDocScreenshot('status-view');
         await window.saveDocScreenshot('status-bar', window.page.locator('#theia-statusBar'));
 

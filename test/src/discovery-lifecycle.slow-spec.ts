@@ -9,7 +9,7 @@ import { TheiaWindow } from './theia-window';
 
 function discoveryFiles(sandbox: Sandbox): string[] {
     const list = (dir: string) => fs.existsSync(dir) ? fs.readdirSync(dir).map(name => path.join(dir, name)) : [];
-    return [...list(path.join(sandbox.tmp, 'gemini', 'ide')), ...list(path.join(sandbox.home, '.qwen', 'ide'))].sort();
+    return [...list(path.join(sandbox.tmp, 'gemini', 'ide')), ...list(path.join(sandbox.home, '.qwen', 'ide')), ...list(path.join(sandbox.home, '.claude', 'ide'))].sort();
 }
 
 /** Discovery files across crashes, restarts, reloads, other backends and windows without a folder. */
@@ -51,7 +51,7 @@ describe('IDE mode: discovery file lifecycle', function (): void {
         const other = await startBackend(createWorkspace(sandbox, 'other project'));
         await (await openWindow(other)).openTerminal();
         const othersFiles = discoveryFiles(sandbox);
-        expect(othersFiles).to.have.length(2);
+        expect(othersFiles).to.have.length(3);
 
         const crashed = await startBackend();
         const window = await openWindow(crashed);
@@ -61,7 +61,7 @@ describe('IDE mode: discovery file lifecycle', function (): void {
         probes.push(probe);
         expect((await probe.connected()).status.status).to.equal('connected');
         const crashedFiles = discoveryFiles(sandbox).filter(file => !othersFiles.includes(file));
-        expect(crashedFiles).to.have.length(2);
+        expect(crashedFiles).to.have.length(3);
 
         await crashed.kill9();
         expect(crashedFiles.every(file => fs.existsSync(file)), 'a killed process cannot clean up').to.equal(true);
@@ -78,7 +78,7 @@ describe('IDE mode: discovery file lifecycle', function (): void {
         const backend = await startBackend();
         await (await openWindow(backend)).openTerminal();
         await (await openWindow(backend)).openTerminal();
-        expect(discoveryFiles(sandbox)).to.have.length(4);
+        expect(discoveryFiles(sandbox)).to.have.length(6);
         await backend.stop();
         expect(discoveryFiles(sandbox)).to.deep.equal([]);
     });

@@ -54,7 +54,7 @@ export class ClaudeWebSocketServer {
     protected stopped = false;
     protected readonly onDidChangeSessionsEmitter = new Emitter<readonly CliSessionInfo[]>();
     readonly onDidChangeSessions: Event<readonly CliSessionInfo[]> = this.onDidChangeSessionsEmitter.event;
-    /** A session finished its handshake: it can receive notifications. */
+    /** A session said `ide_connected`: the CLI is ready for the IDE's notifications. */
     protected readonly onDidConnectEmitter = new Emitter<string>();
     readonly onDidConnect: Event<string> = this.onDidConnectEmitter.event;
 
@@ -136,6 +136,7 @@ export class ClaudeWebSocketServer {
             if ('method' in message && message.method === ClaudeNotificationMethod.IDE_CONNECTED && !('id' in message)) {
                 const parsed = ClaudeIdeConnectedSchema.safeParse(message.params);
                 this.options.logger.info(`Claude Code session ${id}: ide_connected${parsed.success ? ` (pid ${parsed.data.pid})` : ''}`);
+                this.onDidConnectEmitter.fire(id);
             }
         };
         mcp.server.oninitialized = () => {
@@ -146,7 +147,6 @@ export class ClaudeWebSocketServer {
             };
             this.options.logger.info(`CLI session ${id} connected: ${session.info.clientName} ${session.info.clientVersion} (over the Claude Code WebSocket)`);
             this.onDidChangeSessionsEmitter.fire(this.connectedSessions);
-            this.onDidConnectEmitter.fire(id);
         };
         transport.onclose = () => {
             if (this.sessions.delete(id)) {

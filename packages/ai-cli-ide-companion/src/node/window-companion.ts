@@ -46,6 +46,8 @@ export interface AgentCredential {
     revoke(): Promise<void>;
 }
 
+const CLAUDE_SELECTION_REPLAY_MS = 1000;
+
 /** One credential object per flavour, so sessions of a flavour can be found by it. */
 const FLAVOUR_CREDENTIALS: Readonly<Record<CliFlavourId, SessionCredential>> = {
     gemini: { flavour: 'gemini', label: CLI_FLAVOUR_DISPLAY_NAMES.gemini },
@@ -107,11 +109,12 @@ export class WindowCompanion {
             currentSelection: () => this.claudeSelection, latestSelection: () => this.latestClaudeSelection
         });
         this.claudeServer.onDidChangeSessions(() => this.fireStatusChanged());
-        this.claudeServer.onDidConnect(sessionId => {
+        // Claude Code 2.1.332 drops a selection sent right after its handshake: the latest goes a moment later.
+        this.claudeServer.onDidConnect(sessionId => setTimeout(() => {
             if (this.latestClaudeSelection) {
                 void this.claudeServer.notify(ClaudeNotificationMethod.SELECTION_CHANGED, { ...this.latestClaudeSelection }, sessionId);
             }
-        });
+        }, CLAUDE_SELECTION_REPLAY_MS).unref());
         this.discoveryFiles = new DiscoveryFiles(options.stdioFor);
         this.server.onDidChangeSessions(() => this.fireStatusChanged());
         this.diffs.onDidChange(() => this.fireStatusChanged());

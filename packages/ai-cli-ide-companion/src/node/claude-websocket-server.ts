@@ -1,5 +1,5 @@
 import * as http from 'http';
-import { AddressInfo, Socket } from 'net';
+import { Socket } from 'net';
 import { randomUUID } from 'crypto';
 import { WebSocket, WebSocketServer } from 'ws';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -14,6 +14,7 @@ import { CliSessionInfo } from '../common/ide-companion-protocol';
 import { CompanionLogger } from './companion-logger';
 import { describe } from './describe-error';
 import { isAllowedHost } from './mcp-request-guard';
+import { LoopbackServer } from './loopback-server';
 import { WebSocketServerTransport } from './websocket-server-transport';
 
 export interface ClaudeWebSocketServerOptions {
@@ -42,14 +43,13 @@ const DEFAULT_MAX_PAYLOAD = 32 * 1024 * 1024;
  * any WebSocket exists.
  */
 export class ClaudeWebSocketServer {
-    protected httpServer?: http.Server;
+    protected httpServer?: LoopbackServer;
     protected readonly wss = new WebSocketServer({
         noServer: true,
         maxPayload: this.options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD,
         handleProtocols: protocols => protocols.has(CLAUDE_CODE_SUBPROTOCOL) ? CLAUDE_CODE_SUBPROTOCOL : false
     });
     protected readonly sessions = new Map<string, ClaudeSession>();
-    protected readonly sockets = new Set<Socket>();
     protected _port = 0;
     protected stopped = false;
     protected readonly onDidChangeSessionsEmitter = new Emitter<readonly CliSessionInfo[]>();
@@ -69,23 +69,12 @@ export class ClaudeWebSocketServer {
     }
 
     async start(): Promise<number> {
-        const server = http.createServer((_req, res) => {
+        const server = new LoopbackServer((_req, res) => {
             res.writeHead(426, { 'Content-Type': 'text/plain', Upgrade: 'websocket' }).end('Upgrade Required: this is a WebSocket MCP endpoint');
         });
-        server.on('connection', socket => {
-            this.sockets.add(socket);
-            socket.once('close', () => this.sockets.delete(socket));
-        });
-        server.on('upgrade', (req, socket, head) => this.upgrade(req, socket as Socket, head));
-        await new Promise<void>((resolve, reject) => {
-            server.once('error', reject);
-            server.listen(0, '127.0.0.1', () => {
-                server.off('error', reject);
-                resolve();
-            });
-        });
+        server.server.on('upgrade', (req, socket, head) => this.upgrade(req, socket as Socket, head));
+        this._port = await server.listen();
         this.httpServer = server;
-        this._port = (server.address() as AddressInfo).port;
         return this._port;
     }
 
@@ -177,13 +166,7 @@ export class ClaudeWebSocketServer {
         this.stopped = true;
         await this.closeAll();
         this.wss.close();
-        const server = this.httpServer;
-        if (server) {
-            await new Promise<void>(resolve => {
-                server.close(() => resolve());
-                this.sockets.forEach(socket => socket.destroy());
-            });
-        }
+        await this.httpServer?.close();
         this.onDidChangeSessionsEmitter.dispose();
         this.onDidConnectEmitter.dispose();
     }

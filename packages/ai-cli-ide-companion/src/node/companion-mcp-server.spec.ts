@@ -26,7 +26,7 @@ describe('CompanionMcpServer', () => {
 
     it('listens on a random loopback port', () => {
         expect(port).to.be.greaterThan(0);
-        expect((server as unknown as { httpServer: { address(): { address: string } } }).httpServer.address().address).to.equal('127.0.0.1');
+        expect((server as unknown as { httpServer: { server: { address(): { address: string } } } }).httpServer.server.address().address).to.equal('127.0.0.1');
     });
 
     describe('refuses bad requests with a clear error and keeps serving', () => {

@@ -1,5 +1,3 @@
-import * as http from 'http';
-import { AddressInfo } from 'net';
 import { randomUUID } from 'crypto';
 import express = require('express');
 import type { Request, Response, NextFunction } from 'express';
@@ -13,6 +11,7 @@ import { CliSessionInfo, SessionCredential } from '../common/ide-companion-proto
 import { CompanionLogger } from './companion-logger';
 import { createMcpRequestGuard, jsonRpcError } from './mcp-request-guard';
 import { describe } from './describe-error';
+import { LoopbackServer } from './loopback-server';
 
 export interface CompanionMcpServerOptions {
     /** The secret of each credential (advertised CLI flavours, ACP agents); read on every request, so it may change. */
@@ -53,8 +52,7 @@ const DEFAULT_IDLE_SESSION_MS = 60_000;
  */
 export class CompanionMcpServer {
     protected readonly sessions = new Map<string, Session>();
-    protected httpServer?: http.Server;
-    protected readonly sockets = new Set<import('net').Socket>();
+    protected httpServer?: LoopbackServer;
     protected _port = 0;
     protected stopped = false;
 
@@ -89,20 +87,9 @@ export class CompanionMcpServer {
         app.all('*', (_req, res) => { res.status(404).json(jsonRpcError(-32601, `Not found: the MCP endpoint is ${MCP_ENDPOINT_PATH}`)); });
         app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => this.handleError(error, res));
 
-        const server = http.createServer(app);
-        server.on('connection', socket => {
-            this.sockets.add(socket);
-            socket.once('close', () => this.sockets.delete(socket));
-        });
-        await new Promise<void>((resolve, reject) => {
-            server.once('error', reject);
-            server.listen(0, '127.0.0.1', () => {
-                server.off('error', reject);
-                resolve();
-            });
-        });
+        const server = new LoopbackServer(app);
+        this._port = await server.listen();
         this.httpServer = server;
-        this._port = (server.address() as AddressInfo).port;
         return this._port;
     }
 
@@ -291,14 +278,8 @@ export class CompanionMcpServer {
         if (sessions.length) {
             this.fireSessionsChanged();
         }
-        const server = this.httpServer;
-        if (server) {
-            await new Promise<void>(resolve => {
-                server.close(() => resolve());
-                // SSE streams are long-lived: end them so close() does not wait for the clients.
-                this.sockets.forEach(socket => socket.destroy());
-            });
-        }
+        // SSE streams are long-lived: closing ends them rather than waiting for the clients.
+        await this.httpServer?.close();
         this.onDidChangeSessionsEmitter.dispose();
         this.onDidOpenStreamEmitter.dispose();
     }

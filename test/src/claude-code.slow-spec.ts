@@ -121,5 +121,13 @@ describe('Claude Code: the real claude binary connected to a Theia window', func
         await window.page.locator('#theia-main-content-panel .monaco-editor .view-lines').first().click({ button: 'right', position: { x: 20, y: 5 } });
         await window.page.locator('.lm-Menu-item', { hasText: 'Send Selection to Claude Code' }).click();
         await terminal.waitFor(/@\S*hello\.txt#L1-2/, 'the mention in Claude\'s prompt', 20_000);
+
+        // From the file explorer: the whole file.
+        await window.page.keyboard.press('Control+Shift+e');
+        const node = window.page.locator('.theia-FileTreeNode', { hasText: 'hello.txt' }).first();
+        await node.waitFor({ timeout: 20_000 });
+        await node.click({ button: 'right' });
+        await window.page.locator('.lm-Menu-item', { hasText: 'Send Selection to Claude Code' }).click();
+        await terminal.waitFor(/hello\.txt#L1-2\s+@\S*hello\.txt(?!#)/, 'the file mention after the line mention', 20_000);
     });
 });

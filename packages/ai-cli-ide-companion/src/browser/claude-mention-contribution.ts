@@ -32,7 +32,9 @@ export class ClaudeMentionContribution implements CommandContribution {
     }
 
     async send(uris: URI[]): Promise<number> {
-        const editor = this.editors.currentEditor?.editor;
+        // The explorer's selection is a list of its nodes: whole files. An editor's is one text selection.
+        const fromExplorer = Array.isArray(this.selection.selection);
+        const editor = fromExplorer ? undefined : this.editors.currentEditor?.editor;
         const mentions = uris.filter(uri => uri.scheme === 'file').map(uri => {
             if (editor && editor.uri.isEqual(uri)) {
                 const { start, end } = editor.selection;

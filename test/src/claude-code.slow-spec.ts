@@ -112,7 +112,7 @@ describe('Claude Code: the real claude binary connected to a Theia window', func
         expect(fs.readFileSync(file(), 'utf8')).to.equal(before);
     });
 
-    it('"Send Selection to Claude Code" from the editor\'s context menu puts the file and lines into Claude\'s prompt', async () => {
+    it('"Send Selection to Claude Code" from the editor\'s context menu puts the file and lines into Claude\'s prompt, from the explorer the file', async () => {
         await window.openFile('hello.txt');
         // (Theia's Ln/Col item stops updating once a diff has closed over the editor: no goTo here.)
         await window.page.keyboard.press('Control+Home');
@@ -123,8 +123,10 @@ describe('Claude Code: the real claude binary connected to a Theia window', func
         await terminal.waitFor(/@\S*hello\.txt#L1-2/, 'the mention in Claude\'s prompt', 20_000);
 
         // From the file explorer: the whole file.
-        await window.page.keyboard.press('Control+Shift+e');
-        const node = window.page.locator('.theia-FileTreeNode', { hasText: 'hello.txt' }).first();
+        const node = window.page.locator('.theia-FileTree .theia-TreeNode', { hasText: 'hello.txt' }).first();
+        if (!await node.isVisible()) {
+            await window.page.locator('#shell-tab-explorer-view-container').click();
+        }
         await node.waitFor({ timeout: 20_000 });
         await node.click({ button: 'right' });
         await window.page.locator('.lm-Menu-item', { hasText: 'Send Selection to Claude Code' }).click();

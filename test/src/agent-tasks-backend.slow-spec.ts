@@ -79,6 +79,7 @@ describe('agent tasks backend (real gemini -p --output-format stream-json)', fun
 
     it('runs a task that edits a file: events, stats, the change against the snapshot, and its revert', async () => {
         const workspace = createWorkspace(sandbox, 'ws', { 'notes.md': '# Notes\nold line\n', 'src/keep.ts': 'export const keep = 1;\n' });
+        fs.chmodSync(path.join(workspace, 'notes.md'), 0o640);
         turn = contents => MockGeminiApi.lastToolResult(contents)
             ? { text: 'I rewrote notes.md.' }
             : { functionCall: { name: 'write_file', args: { file_path: path.join(workspace, 'notes.md'), content: '# Notes\nnew line\n' } } };
@@ -108,6 +109,8 @@ describe('agent tasks backend (real gemini -p --output-format stream-json)', fun
         expect(fs.readFileSync(files[0].path, 'utf8')).to.equal('# Notes\nthe user kept typing\n');
         expect(await manager.revert(detail.id, files[0].path, true)).to.deep.equal({ kind: 'reverted' });
         expect(fs.readFileSync(files[0].path, 'utf8')).to.equal('# Notes\nold line\n');
+        expect(fs.statSync(files[0].path).mode & 0o777, 'the file\'s mode from before the task').to.equal(0o640);
+        expect(fs.readdirSync(workspace).filter(name => name.startsWith('.')), 'no temporary file left').to.deep.equal([]);
 
         // Stored privately, listed for its workspace only, and listed again by a fresh backend.
         const stored = path.join(sandbox.theiaConfig, 'cli-companion', 'agent-tasks', 'tasks', `${detail.id}.json`);
@@ -192,6 +195,23 @@ describe('agent tasks backend (real gemini -p --output-format stream-json)', fun
         // stderr went to the log, never into the transcript.
         expect(logged.some(line => line.includes('stderr: Attempt 1 failed'))).to.equal(true);
         expect(detail.transcript.counts.notJson).to.equal(0);
+    });
+
+    it('after a backend crash lists a task that was running as ended, and skips a damaged task file without deleting it', async () => {
+        const workspace = createWorkspace(sandbox, 'ws', { 'a.txt': 'A\n' });
+        const tasks = path.join(sandbox.theiaConfig, 'cli-companion', 'agent-tasks', 'tasks');
+        fs.mkdirSync(tasks, { recursive: true });
+        const id = '6f1c3c2e-0000-4000-8000-000000000001';
+        fs.writeFileSync(path.join(tasks, `${id}.json`), JSON.stringify({
+            id, request: { prompt: 'hi', cwd: workspace, approvalMode: 'default' }, startedAt: 1, state: 'running', changes: { state: 'pending' },
+            transcript: { entries: [], toolCalls: {}, counts: { events: 0, unknownEvents: 0, invalidEvents: 0, notJson: 0 } }
+        }));
+        fs.writeFileSync(path.join(tasks, 'broken.json'), '{"id": ');
+        const [task] = await createManager().list([workspace]);
+        expect(task).to.deep.include({ id, state: 'crashed', outcomeMessage: 'The IDE\'s backend stopped while this task ran.' });
+        expect(JSON.parse(fs.readFileSync(path.join(tasks, `${id}.json`), 'utf8')).state, 'stored as ended').to.equal('crashed');
+        expect(fs.existsSync(path.join(tasks, 'broken.json'))).to.equal(true);
+        expect(logged.some(line => line.startsWith('Skipping agent task file broken.json'))).to.equal(true);
     });
 
     it('refuses a task for a folder that does not exist', async () => {

@@ -125,6 +125,11 @@ describe('Agent tasks: Run Gemini Task…, the Agent Tasks view, review and reve
         await window.runCommand('Show Agent Tasks');
         await until(async () => await taskCard().getAttribute('data-state').catch(() => null) === 'succeeded', 'the task listed after the reload', 30000);
         expect(await taskCard().locator('.agent-task-change[data-path="src/parser.ts"]').getAttribute('data-reverted')).to.equal('true');
+        // Its transcript is fetched when the card is opened.
+        expect(await taskCard().locator('.agent-task-assistant').count()).to.equal(0);
+        await taskCard().locator('.agent-task-header').click();
+        await until(async () => (await taskCard().locator('.agent-task-assistant').allInnerTexts()).join('') === 'I added a doc comment to parse().', 'the stored transcript', 20000);
+        expect(await taskCard().locator('.agent-task-tool[data-tool-name="write_file"][data-status="success"]').count()).to.equal(1);
     });
 
     it('offers to trust the folder when Gemini CLI refuses an untrusted one, and the rerun works', async () => {

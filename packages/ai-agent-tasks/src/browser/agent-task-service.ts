@@ -10,7 +10,9 @@ import { AgentTaskBackend, AgentTaskClient, AgentTaskRequest, AgentTaskSummary, 
 
 export interface AgentTaskView {
     summary: AgentTaskSummary;
+    /** Empty until `loaded`: finished tasks fetch theirs when first shown. */
     transcript: TaskTranscript;
+    loaded: boolean;
 }
 
 /** The summary went from `from` to `to`: what notifications are made of. */
@@ -35,6 +37,7 @@ export class AgentTaskService implements AgentTaskClient {
     protected readonly tasks = new Map<string, AgentTaskView>();
     /** Lines that came before the task's detail did, applied once it arrives. */
     protected readonly early = new Map<string, { seq: number; line: StreamJsonLine }[]>();
+    protected readonly loading = new Map<string, Promise<void>>();
     protected readonly toDispose = new DisposableCollection();
     protected readonly onDidChangeEmitter = new Emitter<void>();
     readonly onDidChange = this.onDidChangeEmitter.event;
@@ -64,7 +67,9 @@ export class AgentTaskService implements AgentTaskClient {
         this.roots = this.workspace.tryGetRoots().map(root => root.resource.path.fsPath());
         const summaries = this.roots.length ? await this.backend.list(this.roots) : [];
         this.tasks.clear();
-        await Promise.all(summaries.map(summary => this.load(summary.id)));
+        summaries.forEach(summary => this.tasks.set(summary.id, { summary, transcript: emptyTranscript(), loaded: false }));
+        // Only running tasks stream lines: the others' transcripts wait until they are opened.
+        await Promise.all(summaries.filter(isTaskActive).map(summary => this.load(summary.id)));
         this.onDidChangeEmitter.fire();
     }
 
@@ -73,6 +78,19 @@ export class AgentTaskService implements AgentTaskClient {
         await this.load(summary.id);
         this.onDidChangeEmitter.fire();
         return summary;
+    }
+
+    /** Fetches the task's transcript if this window does not have it yet. */
+    ensureLoaded(id: string): Promise<void> {
+        if (this.tasks.get(id)?.loaded !== false) {
+            return Promise.resolve();
+        }
+        let loading = this.loading.get(id);
+        if (!loading) {
+            loading = this.load(id).then(() => this.onDidChangeEmitter.fire()).finally(() => this.loading.delete(id));
+            this.loading.set(id, loading);
+        }
+        return loading;
     }
 
     cancel(id: string): Promise<void> {
@@ -90,7 +108,7 @@ export class AgentTaskService implements AgentTaskClient {
             return;
         }
         const { transcript, ...summary } = detail;
-        const view = { summary, transcript };
+        const view = { summary, transcript, loaded: true };
         const seen = linesIn(transcript);
         for (const { seq, line } of this.early.get(id) ?? []) {
             if (seq >= seen) {
@@ -103,8 +121,11 @@ export class AgentTaskService implements AgentTaskClient {
 
     onTaskLine(id: string, seq: number, line: StreamJsonLine): void {
         const task = this.tasks.get(id);
-        if (!task) {
+        if (!task?.loaded) {
             this.early.set(id, [...this.early.get(id) ?? [], { seq, line }]);
+            if (task) {
+                void this.ensureLoaded(id);
+            }
             return;
         }
         const next = linesIn(task.transcript);
@@ -123,7 +144,7 @@ export class AgentTaskService implements AgentTaskClient {
         }
         const task = this.tasks.get(summary.id);
         if (!task) {
-            const placeholder = { summary, transcript: emptyTranscript() };
+            const placeholder = { summary, transcript: emptyTranscript(), loaded: false };
             this.tasks.set(summary.id, placeholder);
             void this.load(summary.id).then(() => this.onDidChangeEmitter.fire());
             this.onDidTransitionEmitter.fire({ task: placeholder });

@@ -52,6 +52,7 @@ export class AgentTasksWidget extends ReactWidget {
         this.toDispose.push(this.tasks.onDidTransition(({ task, from }) => {
             if (!from || from.state !== task.summary.state) {
                 this.expanded.add(task.summary.id);
+                void this.tasks.ensureLoaded(task.summary.id);
             }
         }));
         this.update();
@@ -154,6 +155,7 @@ export class AgentTasksWidget extends ReactWidget {
     protected toggle(id: string): void {
         if (!this.expanded.delete(id)) {
             this.expanded.add(id);
+            void this.tasks.ensureLoaded(id);
         }
         this.update();
     }

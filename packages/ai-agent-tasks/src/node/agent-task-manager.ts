@@ -13,6 +13,7 @@ import { applyStreamJsonLine, emptyTranscript } from '@theia-cli-companion/gemin
 import { HeadlessGeminiProcess } from '@theia-cli-companion/gemini-headless-protocol/lib/node/headless-gemini-process';
 import { AgentTaskDetail, AgentTaskRequest, AgentTaskSummary, FileChange, RevertResult } from '../common/agent-task-protocol';
 import { findExecutable } from '@theia-cli-companion/ai-cli-ide-companion/lib/node/find-executable';
+import { writeFileAtomic } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/private-file';
 import { BlobStore } from './blob-store';
 import { AgentTaskStore } from './agent-task-store';
 import { DEFAULT_SNAPSHOT_LIMITS, WorkspaceSnapshot, compareSnapshots, takeSnapshot } from './workspace-snapshot';
@@ -228,6 +229,7 @@ export class AgentTaskManager implements BackendApplicationContribution {
             if (!content) {
                 return { kind: 'not-reviewable', reason: 'the earlier content is no longer stored' };
             }
+            await fs.promises.mkdir(path.dirname(change.path), { recursive: true });
             await writeFileAtomic(change.path, content, change.mode ?? 0o644);
         }
         change.revertedAt = Date.now();
@@ -257,18 +259,4 @@ export class AgentTaskManager implements BackendApplicationContribution {
 function summaryOf(detail: AgentTaskDetail): AgentTaskSummary {
     const { transcript: _transcript, ...summary } = detail;
     return summary;
-}
-
-/** Writes a user's file back so that no reader sees half of it: a temporary file beside it, then a rename. */
-async function writeFileAtomic(file: string, content: Uint8Array, mode: number): Promise<void> {
-    await fs.promises.mkdir(path.dirname(file), { recursive: true });
-    const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}-${crypto.randomBytes(6).toString('hex')}.revert`);
-    try {
-        await fs.promises.writeFile(temporary, content, { mode, flag: 'wx' });
-        await fs.promises.chmod(temporary, mode);
-        await fs.promises.rename(temporary, file);
-    } catch (error) {
-        await fs.promises.rm(temporary, { force: true });
-        throw error;
-    }
 }

@@ -59,12 +59,15 @@ describe('workspace snapshots', () => {
 
     it('reuses the hash of a file unchanged since an older snapshot without reading it', async () => {
         const old = await takeSnapshot(folder, blobs, DEFAULT_SNAPSHOT_LIMITS);
-        const aged = { ...old, takenAt: old.takenAt + 60_000 };
-        const sha = aged.files['a.txt'].sha;
-        aged.files['a.txt'] = { ...aged.files['a.txt'], sha: BlobStore.hash(Buffer.from('what the cache says')) };
-        await blobs.put(Buffer.from('what the cache says'));
+        const aged = { ...old, files: { ...old.files }, takenAt: old.takenAt + 60_000 };
+        // A hash only the previous snapshot knows: getting it back proves the file was not read again.
+        const cached = await blobs.put(Buffer.from('what the cache says'));
+        aged.files['a.txt'] = { ...aged.files['a.txt'], sha: cached };
         const next = await takeSnapshot(folder, blobs, DEFAULT_SNAPSHOT_LIMITS, aged);
-        expect(next.files['a.txt'].sha, 'taken from the previous snapshot').to.not.equal(sha);
+        expect(next.files['a.txt'].sha).to.equal(cached);
+        expect(next.files['src/b.ts'].sha).to.equal(old.files['src/b.ts'].sha);
+        // Without the previous snapshot the file is read: its real hash.
+        expect((await takeSnapshot(folder, blobs, DEFAULT_SNAPSHOT_LIMITS)).files['a.txt'].sha).to.equal(old.files['a.txt'].sha);
     });
 
     it('keeps files over the size limit out of review, and says when the file limit cut the snapshot', async () => {

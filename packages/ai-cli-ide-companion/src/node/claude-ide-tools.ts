@@ -1,9 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { FileUri } from '@theia/core/lib/common/file-uri';
-import { z } from 'zod';
 import {
     CLAUDE_DIFF_ANSWER, ClaudeCloseTabArgumentsSchema, ClaudeDocumentArgumentsSchema, ClaudeGetDiagnosticsArgumentsSchema, ClaudeNoArgumentsSchema,
     ClaudeOpenDiffArgumentsSchema, ClaudeOpenFileArgumentsSchema, ClaudeSelectionChanged, ClaudeToolName
@@ -12,10 +10,9 @@ import { Diagnostic } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/
 import { IdeContext } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-context';
 import { IdeCompanionFrontendClient } from '../common/ide-companion-protocol';
 import { CompanionLogger } from './companion-logger';
-import { describe } from './describe-error';
 import { DiffReviewManager } from './diff-review-manager';
 import { fileUriInWorkspace } from './ide-context-tools';
-import { LooseRegisterTool, textResult, toolError } from './mcp-tool-results';
+import { textResult, toolError, validatedTools } from './mcp-tool-results';
 
 export interface ClaudeIdeToolsOptions {
     readonly logger: CompanionLogger;
@@ -40,22 +37,7 @@ export class ClaudeIdeTools {
     constructor(protected readonly options: ClaudeIdeToolsOptions) { }
 
     registerTools(mcp: McpServer, sessionId: string): void {
-        const register = mcp.registerTool.bind(mcp) as unknown as LooseRegisterTool;
-        const tool = <S extends z.ZodTypeAny>(name: string, description: string, schema: S, run: (args: z.infer<S>) => Promise<CallToolResult>) =>
-            register(name, { description, inputSchema: schema }, async input => {
-                const parsed = schema.safeParse(input ?? {});
-                if (!parsed.success) {
-                    const problems = parsed.error.issues.map(issue => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ');
-                    this.options.logger.warn(`Refused a ${name} call from Claude Code with invalid arguments: ${problems}`);
-                    return toolError(`Invalid ${name} arguments: ${problems}`);
-                }
-                try {
-                    return await run(parsed.data);
-                } catch (error) {
-                    this.options.logger.warn(`The ${name} tool failed: ${describe(error)}`);
-                    return toolError(describe(error));
-                }
-            });
+        const tool = validatedTools(mcp, this.options.logger);
         const json = (value: unknown) => textResult(JSON.stringify(value));
 
         tool(ClaudeToolName.OPEN_DIFF, 'Shows a proposed change as an editable Monaco diff and waits for the user: FILE_SAVED and the final text, or DIFF_REJECTED.',

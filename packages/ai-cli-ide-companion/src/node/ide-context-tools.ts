@@ -9,8 +9,7 @@ import { IdeContext } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/
 import { isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/workspace-boundary';
 import { IdeCompanionFrontendClient } from '../common/ide-companion-protocol';
 import { CompanionLogger } from './companion-logger';
-import { describe } from './describe-error';
-import { LooseRegisterTool, toolError } from './mcp-tool-results';
+import { textResult, validatedTools } from './mcp-tool-results';
 
 export interface IdeContextToolsOptions {
     readonly logger: CompanionLogger;
@@ -31,20 +30,10 @@ export class IdeContextTools {
     constructor(protected readonly options: IdeContextToolsOptions) { }
 
     registerTools(mcp: McpServer): void {
-        const register = mcp.registerTool.bind(mcp) as unknown as LooseRegisterTool;
+        const validated = validatedTools(mcp, this.options.logger);
+        // Every answer of these tools is one text block of JSON.
         const tool = <S extends z.ZodTypeAny>(name: string, description: string, schema: S, run: (args: z.infer<S>) => Promise<unknown>) =>
-            register(name, { description, inputSchema: schema }, async input => {
-                const parsed = schema.safeParse(input ?? {});
-                if (!parsed.success) {
-                    return toolError(`Invalid ${name} arguments: ${parsed.error.issues.map(issue => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ')}`);
-                }
-                try {
-                    return { content: [{ type: 'text', text: JSON.stringify(await run(parsed.data)) }] };
-                } catch (error) {
-                    this.options.logger.warn(`The ${name} tool failed: ${describe(error)}`);
-                    return toolError(describe(error));
-                }
-            });
+            validated(name, description, schema, async args => textResult(JSON.stringify(await run(args))));
         tool(IdeContextToolName.GET_WORKSPACE_FOLDERS, 'Lists the workspace folders open in the Theia window: {"folders": [{"path", "name"}]}.', NoArgumentsSchema,
             async () => ({ folders: this.options.roots().map(root => ({ path: root, name: path.basename(root) })) }));
         tool(IdeContextToolName.GET_OPEN_EDITORS, 'Lists the files open in the Theia window, most recently used first, with the cursor (1-based) and selection of the active one.', NoArgumentsSchema,

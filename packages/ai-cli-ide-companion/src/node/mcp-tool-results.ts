@@ -1,4 +1,8 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { CompanionLogger } from './companion-logger';
+import { describe } from './describe-error';
 
 /**
  * `McpServer.registerTool` with a plain signature: the SDK's generic one is too deep for the
@@ -12,4 +16,27 @@ export function toolError(message: string): CallToolResult {
 
 export function textResult(...texts: string[]): CallToolResult {
     return { content: texts.map(text => ({ type: 'text' as const, text })) };
+}
+
+/**
+ * A registrar of tools whose arguments are validated by their zod schema first (a failure is a tool
+ * error naming each bad field, logged) and whose exceptions become tool errors: the session goes on.
+ */
+export function validatedTools(mcp: McpServer, logger: CompanionLogger) {
+    const register = mcp.registerTool.bind(mcp) as unknown as LooseRegisterTool;
+    return <S extends z.ZodTypeAny>(name: string, description: string, schema: S, run: (args: z.infer<S>) => Promise<CallToolResult>) =>
+        register(name, { description, inputSchema: schema }, async input => {
+            const parsed = schema.safeParse(input ?? {});
+            if (!parsed.success) {
+                const problems = parsed.error.issues.map(issue => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ');
+                logger.warn(`Refused a ${name} call with invalid arguments: ${problems}`);
+                return toolError(`Invalid ${name} arguments: ${problems}`);
+            }
+            try {
+                return await run(parsed.data);
+            } catch (error) {
+                logger.warn(`The ${name} tool failed: ${describe(error)}`);
+                return toolError(describe(error));
+            }
+        });
 }

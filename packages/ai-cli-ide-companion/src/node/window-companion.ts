@@ -66,7 +66,6 @@ export class WindowCompanion {
     /** The active editor's selection as Claude Code sees it, and the last one it was sent. */
     protected claudeSelection?: ClaudeSelectionChanged;
     protected latestClaudeSelection?: ClaudeSelectionChanged;
-    protected claudeSelectionJson = '';
     readonly log: WindowEventLog;
     /** One secret per advertised flavour; a flavour that is turned off loses its secret. */
     protected readonly authTokens = new Map<CliFlavourId, string>();
@@ -242,11 +241,9 @@ export class WindowCompanion {
     /** Claude Code hears of the active editor's selection (or cursor) as `selection_changed`, 0-based. */
     protected async pushClaudeSelection(selection: ClaudeSelectionChanged | undefined): Promise<void> {
         this.claudeSelection = selection;
-        const json = JSON.stringify(selection ?? null);
-        if (!selection || json === this.claudeSelectionJson) {
+        if (!selection || JSON.stringify(selection) === JSON.stringify(this.latestClaudeSelection)) {
             return;
         }
-        this.claudeSelectionJson = json;
         this.latestClaudeSelection = selection;
         await this.claudeServer.notify(ClaudeNotificationMethod.SELECTION_CHANGED, { ...selection });
     }

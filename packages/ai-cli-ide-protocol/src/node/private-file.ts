@@ -41,11 +41,20 @@ export function temporaryFileWriterPid(name: string): number | undefined {
  * Writes `content` so that readers see either the old file or the complete new one, never a partial
  * one, and the file is 0600 from its first byte: an exclusive create with mode 0600, fsync, rename.
  */
-export async function writePrivateFileAtomic(file: string, content: string | Uint8Array): Promise<void> {
+export function writePrivateFileAtomic(file: string, content: string | Uint8Array): Promise<void> {
+    return writeFileAtomic(file, content, PRIVATE_FILE_MODE);
+}
+
+/**
+ * The same for any file (a user's, put back as it was): a temporary file beside it created
+ * exclusively with `mode` (applied exactly, whatever the umask), fsync, rename.
+ */
+export async function writeFileAtomic(file: string, content: string | Uint8Array, mode: number): Promise<void> {
     const temporary = temporaryNameFor(file);
-    const handle = await fs.promises.open(temporary, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, PRIVATE_FILE_MODE);
+    const handle = await fs.promises.open(temporary, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, mode);
     try {
         try {
+            await handle.chmod(mode);
             await handle.writeFile(content);
             await handle.sync();
         } finally {

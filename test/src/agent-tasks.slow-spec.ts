@@ -54,13 +54,15 @@ describe('Agent tasks: Run Gemini Task…, the Agent Tasks view, review and reve
     it('runs a task on the selection, shows it live, lists its change with a diff, and reverts it', async () => {
         const parserFile = path.join(workspace, 'src', 'parser.ts');
         let finalAnswerAsked = false;
+        let release: () => void = () => undefined;
+        const released = new Promise<void>(resolve => release = resolve);
         script = contents => {
             if (!MockGeminiApi.lastToolResult(contents)) {
                 return { functionCall: { name: 'write_file', args: { file_path: parserFile, content: DOCUMENTED } } };
             }
             finalAnswerAsked = true;
-            // The model "thinks" a while after the edit: the view shows the task live meanwhile.
-            return { text: 'I added a doc comment to parse().', delayMs: 4000 };
+            // The model "thinks" after the edit until the test has seen the task live in the view.
+            return { text: 'I added a doc comment to parse().', after: released };
         };
         await window.openFile('src/parser.ts');
         await window.goTo(1, 1);
@@ -89,6 +91,7 @@ describe('Agent tasks: Run Gemini Task…, the Agent Tasks view, review and reve
         expect(await card.getAttribute('data-state')).to.equal('running');
         expect(await card.locator('[data-action="cancel"]').count()).to.equal(1);
         expect(fs.readFileSync(parserFile, 'utf8')).to.equal(DOCUMENTED);
+        release();
 
         await until(async () => await card.getAttribute('data-state') === 'succeeded', 'the task to succeed', 30000);
         expect(await card.locator('.agent-task-assistant').innerText()).to.equal('I added a doc comment to parse().');

@@ -8,6 +8,8 @@ interface Content { role: string; parts: Part[] }
 export type MockTurn = ({ text: string } | { functionCall: { name: string; args: Record<string, unknown> } }) & {
     /** Answer this late, so a test can watch the client while the model "thinks". */
     delayMs?: number;
+    /** Answer only once this settles: the test decides when the model has "thought" enough. */
+    after?: Promise<unknown>;
 };
 
 /**
@@ -63,8 +65,8 @@ export class MockGeminiApi {
                 res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(chunk));
             }
         };
-        if (turn.delayMs) {
-            setTimeout(reply, turn.delayMs);
+        if (turn.delayMs || turn.after) {
+            void Promise.resolve(turn.after).then(() => setTimeout(reply, turn.delayMs ?? 0));
         } else {
             reply();
         }

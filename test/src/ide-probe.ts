@@ -114,6 +114,11 @@ export class IdeProbe {
         this.child.stdin!.write(JSON.stringify({ cmd: 'closeDiff', filePath, suppressNotification }) + '\n');
     }
 
+    /** The unconsumed diff report of this kind for this file, if one has arrived (it stays unconsumed). */
+    peekDiffOutcome(kind: DiffReport['kind'], filePath: string): DiffReport | undefined {
+        return this.diffReports.find(report => report.kind === kind && report.filePath === filePath);
+    }
+
     /** The next unconsumed diff report of this kind for this file. */
     async diffOutcome(kind: DiffReport['kind'], filePath: string, timeoutMs = 30000): Promise<DiffReport> {
         const deadline = Date.now() + timeoutMs;

@@ -85,6 +85,24 @@ export async function until<T>(probe: () => T | undefined | false | Promise<T | 
     }
 }
 
+/**
+ * For what must not happen: fails as soon as `happened` names something that did, or resolves when
+ * `forMs` has passed without it (the wait is the point: nothing can signal an absence).
+ */
+export async function never(happened: () => string | undefined | false | Promise<string | undefined | false>, what: string, forMs: number, intervalMs = 100): Promise<void> {
+    const deadline = Date.now() + forMs;
+    for (;;) {
+        const seen = await happened();
+        if (seen) {
+            throw new Error(`${what}, yet ${seen}`);
+        }
+        if (Date.now() > deadline) {
+            return;
+        }
+        await new Promise(resolve => setTimeout(resolve, intervalMs));
+    }
+}
+
 const tracked = new Set<number>();
 
 /** Remembers a process a test started, so the suite's last hook can stop it should the test not. */

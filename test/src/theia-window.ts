@@ -3,9 +3,11 @@ import * as path from 'path';
 import { BrowserContext, Locator, Page } from 'playwright-core';
 import { launchBrowser, openTheiaWindow } from './browser';
 import { until } from './processes';
-import { Sandbox } from './sandbox';
+import { Sandbox, updateTheiaSettings } from './sandbox';
 
 const STATUS_ITEM = '#status-bar-ai-cli-ide-companion\\.status';
+const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
+let settingsChanges = 0;
 /** Screenshots for the user guide are taken by the tests that show the feature working. */
 export const DOC_IMAGES = path.resolve(__dirname, '..', '..', 'docs', 'images');
 
@@ -172,6 +174,82 @@ export class TheiaWindow {
         await modified.locator('.line-insert, .char-insert').first().waitFor({ state: 'attached', timeout: 20000 });
         await modified.locator('.view-lines').click();
         await this.page.keyboard.press('Control+End');
+    }
+
+    /** The text the open diff's proposed (right) side shows, one line per row. */
+    async proposalText(): Promise<string> {
+        const lines = await this.page.locator(`${DIFF_EDITOR} .editor.modified .view-lines .view-line`).evaluateAll(rows =>
+            rows.map(row => ({ top: parseFloat((row as HTMLElement).style.top), text: (row as HTMLElement).innerText })));
+        // Monaco renders lines in any DOM order and spaces as U+00A0.
+        return lines.sort((a, b) => a.top - b.top).map(line => line.text.replace(/\u00a0/g, ' ')).join('\n');
+    }
+
+    /**
+     * Reverts the open diff's first change (lines 1 and 2) with the arrow in the gutter between the
+     * two sides, as a user does with the mouse: hover the gutter beside it, click "Revert Block".
+     */
+    async revertFirstChangeFromGutter(): Promise<void> {
+        const gutter = this.page.locator(`${DIFF_EDITOR} .gutter`).first();
+        const box = await gutter.boundingBox();
+        if (!box) {
+            throw new Error('The diff editor shows no gutter between its sides');
+        }
+        await this.page.mouse.move(box.x + box.width / 2, box.y + 8);
+        const arrows = this.page.locator(`${DIFF_EDITOR} .gutter [aria-label="Revert Block"]`);
+        const index = await until(async () => {
+            const tops = await arrows.evaluateAll(nodes => nodes.map(node => node.checkVisibility() ? node.getBoundingClientRect().top : Infinity));
+            const first = tops.findIndex(top => top - box.y < 40);
+            return first >= 0 && first + 1;
+        }, 'the gutter\'s revert arrow beside the first change', 10000);
+        await arrows.nth(index - 1).click();
+    }
+
+    /** Clicks into the open diff's proposed side, as a user does before pressing a key there. */
+    async focusProposal(): Promise<void> {
+        await this.page.locator('#theia-main-content-panel .lm-TabBar-tab', { hasText: '↔' }).first().click();
+        await this.page.locator(`${DIFF_EDITOR} .editor.modified .view-lines`).click();
+        await until(() => this.page.evaluate(() => !!document.activeElement?.closest('.editor.modified')), 'the proposal to have the focus', 10000);
+    }
+
+    /** Clicks into the last terminal of the bottom panel and waits until it has the keyboard. */
+    async focusTerminal(): Promise<void> {
+        await this.page.locator('.terminal-container').last().click();
+        await until(() => this.terminalHasFocus(), 'the terminal to have the focus', 10000);
+    }
+
+    /**
+     * Brings another browser tab to the front, so this window really loses the focus (as when the
+     * user switches to another window), then comes back. Playwright keeps every page "focused"
+     * unless its focus emulation is turned off, which this does for this page from now on.
+     */
+    async leaveWindowAndReturn(whileAway: () => Promise<unknown>): Promise<void> {
+        const cdp = await this.page.context().newCDPSession(this.page);
+        await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: false });
+        const other = await this.page.context().newPage();
+        try {
+            await other.bringToFront();
+            await whileAway();
+        } finally {
+            await other.close();
+            await this.page.bringToFront();
+            await cdp.detach();
+        }
+    }
+
+    /** File → Save All from the menu bar, as a user does. */
+    async saveAllFromMenu(): Promise<void> {
+        await this.page.locator('#theia-top-panel .lm-MenuBar-item', { hasText: 'File' }).click();
+        await this.page.locator('.lm-Menu-item', { hasText: 'Save All' }).click();
+    }
+
+    /**
+     * Changes the user's settings.json and waits until this window has applied the change: a
+     * marker title goes into the same write, and Theia applies one file's changes together.
+     */
+    async changeSettings(sandbox: Sandbox, changes: Record<string, unknown>): Promise<void> {
+        const marker = `settings ${++settingsChanges}`;
+        updateTheiaSettings(sandbox, { ...changes, 'window.title': marker });
+        await until(async () => (await this.page.title()).includes(marker), `the window to apply ${JSON.stringify(changes)}`, 20000);
     }
 
     /** Saves a screenshot of the window (or of one element) as docs/images/<name>.png. */

@@ -9,6 +9,7 @@ import { MessageService } from '@theia/core/lib/common/message-service';
 import { nls } from '@theia/core/lib/common/nls';
 import URI from '@theia/core/lib/common/uri';
 import { ConfirmDialog, Dialog } from '@theia/core/lib/browser/dialogs';
+import { SaveableWidget } from '@theia/core/lib/browser/saveable';
 import { FileService } from '@theia/filesystem/lib/browser/file-service';
 import { acceptedText } from '../../common/proposal-text';
 import { fromRpcText, toRpcText } from '../../common/rpc-text';
@@ -39,8 +40,11 @@ interface ReviewedDiff {
 /**
  * The window's side of diff review: opens each proposal in Theia's Monaco diff editor (left the
  * file as it is now, right the editable proposal) and reports the user's answer once.
- * Accept: saving the right side (Ctrl/Cmd+S), the ✓ action or the Accept command. Reject: the ✗
- * action, the Reject command, or closing the tab.
+ * Only the user's explicit decision settles a proposal. Accept: Ctrl/Cmd+S in the review (a
+ * keybinding of the Accept command, not a save), the ✓ action or the Accept command. Reject: the
+ * ✗ action, the Reject command, or closing the tab. No save settles it: the proposal cannot be
+ * saved at all (see {@link ProposedContentResource}), so auto-save, *Save All* and other saves
+ * leave it pending with the user's edits in place.
  */
 @injectable()
 export class DiffReviewService {
@@ -84,7 +88,7 @@ export class DiffReviewService {
         const diff: ReviewedDiff = { proposal, proposalUri, resolved: false, onOutcome };
         diff.etagAtOpen = (await this.fileService.resolve(fileUri).catch(() => undefined))?.etag ?? 'absent';
         this.diffs.set(proposal.id, diff);
-        this.resources.register(new ProposedContentResource(proposalUri, proposal.newContent, content => this.accept(proposal.id, content)));
+        this.resources.register(new ProposedContentResource(proposalUri, proposal.newContent));
         const left = proposal.fileExists ? fileUri : new URI(`${EMPTY_ORIGINAL_SCHEME}:${fileUri.path.toString()}`).withQuery(proposal.id);
         const label = nls.localize('theia-cli-companion/ide-companion/diffTitle', '{0} ↔ proposed by {1}', fileUri.path.base, proposal.proposedBy);
         const focus = this.preferences[DIFF_FOCUS_PREF];
@@ -96,6 +100,7 @@ export class DiffReviewService {
                 throw new Error('no editor opened');
             }
             diff.widget = widget;
+            this.closeWithoutSavePrompt(widget);
             widget.disposed.connect(() => {
                 if (!diff.resolved) {
                     this.report(diff, { accepted: false });
@@ -121,13 +126,25 @@ export class DiffReviewService {
         return text;
     }
 
-    /** Accepts the diff with this id, or the one in the current editor; `content` defaults to the right side's text. */
-    async accept(id?: string, content?: string): Promise<void> {
+    /**
+     * Closing a review is its reject, with no "save changes?" prompt: the proposal is no file, so
+     * Theia's question would have no meaning (and no save could accept it). Theia's SaveableService
+     * gives every widget with a dirty model a `close` that asks first; the review's closes without.
+     */
+    protected closeWithoutSavePrompt(widget: Widget): void {
+        if (SaveableWidget.is(widget)) {
+            const closeWithoutSaving = () => widget.closeWithoutSaving();
+            Object.assign(widget, { close: closeWithoutSaving, closeWithSaving: closeWithoutSaving });
+        }
+    }
+
+    /** Accepts the diff with this id, or the one in the current editor, with the text its right side shows. */
+    async accept(id?: string): Promise<void> {
         const diff = this.find(id);
         if (!diff || diff.resolved) {
             return;
         }
-        const shown = content !== undefined ? { text: content, edited: true } : await this.currentState(diff);
+        const shown = await this.currentState(diff);
         if (shown === undefined) {
             this.messageService.error(nls.localize('theia-cli-companion/ide-companion/diffNoText', 'The proposed text of {0} is no longer available.', diff.proposal.fileUri));
             return;
@@ -225,7 +242,10 @@ export class DiffReviewService {
         return shown.edited ? acceptedText(diff.proposal.newContent, shown.text) : diff.proposal.newContent;
     }
 
-    /** The right side's text, and whether the user changed it (a model back at its original version is not changed). */
+    /**
+     * The right side's text, and whether the user changed it. Nothing can save the proposal, so its
+     * model is dirty exactly while its text differs from the proposal (undone back to it is not changed).
+     */
     protected async currentState(diff: ReviewedDiff): Promise<{ text: string; edited: boolean } | undefined> {
         try {
             const reference = await this.textModelService.createModelReference(diff.proposalUri);

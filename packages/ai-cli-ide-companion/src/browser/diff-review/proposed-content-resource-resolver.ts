@@ -1,5 +1,4 @@
 import { injectable } from '@theia/core/shared/inversify';
-import { Emitter } from '@theia/core/lib/common/event';
 import { Resource, ResourceResolver } from '@theia/core/lib/common/resource';
 import URI from '@theia/core/lib/common/uri';
 
@@ -9,27 +8,22 @@ export const PROPOSAL_SCHEME = 'ai-cli-proposal';
 export const EMPTY_ORIGINAL_SCHEME = 'ai-cli-original';
 
 /**
- * A proposal's text, editable in the diff editor. Saving it (Ctrl/Cmd+S in the right side) is how
- * the user accepts it: `onSave` receives exactly the text the editor saved.
+ * A proposal's text, editable in the diff editor. It is not a file and has no `saveContents`, so
+ * no save of any kind writes or settles it: auto-save (never even attempted: `autosaveable` is
+ * false), *Save All*, another extension's save, format-on-save (Monaco runs save participants only
+ * for a resource it can save). The edited text stays in the editor until the user decides; only
+ * the review's explicit accept reads it.
  */
 export class ProposedContentResource implements Resource {
-    protected readonly onDidChangeContentsEmitter = new Emitter<void>();
-    readonly onDidChangeContents = this.onDidChangeContentsEmitter.event;
+    readonly autosaveable = false;
 
-    constructor(readonly uri: URI, protected contents: string, protected readonly onSave: (content: string) => void) { }
+    constructor(readonly uri: URI, protected readonly contents: string) { }
 
     async readContents(): Promise<string> {
         return this.contents;
     }
 
-    async saveContents(content: string): Promise<void> {
-        this.contents = content;
-        this.onSave(content);
-    }
-
-    dispose(): void {
-        this.onDidChangeContentsEmitter.dispose();
-    }
+    dispose(): void { }
 }
 
 class EmptyOriginalResource implements Resource {

@@ -18,8 +18,6 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
     const bed = AcpChatTestbed.install({ 'notes.md': '# Notes\n' }, sandbox => {
         agentLog = path.join(sandbox.tmp, 'fake-agent.jsonl');
         updateTheiaSettings(sandbox, {
-            // Theia saves after a delay by default; the unsaved-buffer read needs a buffer that stays unsaved.
-            'files.autoSave': 'off',
             'ai-features.chat.defaultChatAgent': 'Fake',
             'aiCliCompanion.acp.agents': [
                 { name: 'Fake', command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: agentLog } },
@@ -53,14 +51,19 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
         await bed.window.page.keyboard.press('Backspace');
     });
 
-    it('reads a file from its open editor, unsaved edits included', async () => {
-        await bed.window.openFile('notes.md');
-        await bed.window.page.keyboard.press('Control+End');
-        await bed.window.page.keyboard.type('typed but not saved');
-        const response = await bed.chat.send(`read ${path.join(bed.workspace, 'notes.md')}`);
-        await bed.chat.finished(response);
-        expect(await bed.chat.text(response)).to.contain(JSON.stringify('# Notes\ntyped but not saved'));
-        expect(fs.readFileSync(path.join(bed.workspace, 'notes.md'), 'utf8')).to.equal('# Notes\n');
+    it('reads a file from its open editor, unsaved edits included (with auto-save off: else no edit stays unsaved)', async () => {
+        await bed.window.changeSettings(bed.sandbox, { 'files.autoSave': 'off' });
+        try {
+            await bed.window.openFile('notes.md');
+            await bed.window.page.keyboard.press('Control+End');
+            await bed.window.page.keyboard.type('typed but not saved');
+            const response = await bed.chat.send(`read ${path.join(bed.workspace, 'notes.md')}`);
+            await bed.chat.finished(response);
+            expect(await bed.chat.text(response)).to.contain(JSON.stringify('# Notes\ntyped but not saved'));
+            expect(fs.readFileSync(path.join(bed.workspace, 'notes.md'), 'utf8')).to.equal('# Notes\n');
+        } finally {
+            await bed.window.changeSettings(bed.sandbox, { 'files.autoSave': undefined });
+        }
     });
 
     it('runs its command in a Theia terminal the user can watch, and gets the output and exit code', async () => {

@@ -28,7 +28,7 @@ describe('Agent tasks: Run Gemini Task…, the Agent Tasks view, review and reve
 
     before(async () => {
         api = new MockGeminiApi(contents => script(contents));
-        sandbox = createSandbox({ 'files.autoSave': 'off' });
+        sandbox = createSandbox();
         workspace = createWorkspace(sandbox, 'project', { 'src/parser.ts': PARSER, 'README.md': '# Project\n' });
         prepareGeminiAcp(sandbox, await api.start(), 'test-key');
         backend = new TheiaBackend(sandbox, workspace);

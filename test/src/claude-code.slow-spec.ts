@@ -29,7 +29,7 @@ describe('Claude Code: the real claude binary connected to a Theia window', func
 
     before(async () => {
         api = new MockAnthropicApi(request => MockAnthropicApi.isMainConversation(request) ? script(request) : MockAnthropicApi.sideAnswer(request));
-        sandbox = createSandbox({ 'files.autoSave': 'off' });
+        sandbox = createSandbox();
         workspace = createWorkspace(sandbox, 'project', { 'hello.txt': ORIGINAL });
         prepareClaudeCode(sandbox, await api.start(), workspace);
         backend = new TheiaBackend(sandbox, workspace);

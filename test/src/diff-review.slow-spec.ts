@@ -20,7 +20,7 @@ describe('Diff review: the real Gemini IdeClient proposes, the user decides in M
 
     before(async () => {
         sandbox = createSandbox();
-        workspace = createWorkspace(sandbox, 'project', { 'src/app.ts': 'line 1\nline 2\n', 'notes.md': '# Notes\n', 'config.txt': 'a=1\n' });
+        workspace = createWorkspace(sandbox, 'project', { 'src/app.ts': 'line 1\nline 2\n', 'notes.md': '# Notes\n', 'config.txt': 'a=1\n', 'settings.ini': 'a=1\n' });
         backend = new TheiaBackend(sandbox, workspace);
         await backend.start();
     });
@@ -105,13 +105,21 @@ describe('Diff review: the real Gemini IdeClient proposes, the user decides in M
         await diffEditorGone();
     });
 
-    it('rejects when the user closes the diff tab', async () => {
+    it('rejects when the user closes the diff tab, edited or not, without asking to save the proposal', async () => {
         const file = path.join(workspace, 'notes.md');
         probe.openDiff(file, '# Notes\nmore\n');
         await diffEditorShown();
         await window.closeEditor('notes.md');
-        const outcome = await probe.diffOutcome('diff', file);
-        expect(outcome.result?.status).to.equal('rejected');
+        expect((await probe.diffOutcome('diff', file)).result?.status).to.equal('rejected');
+
+        probe.openDiff(file, '# Notes\nedited, then closed\n');
+        await diffEditorShown();
+        await window.focusEndOfProposal();
+        await window.page.keyboard.type('typed');
+        await window.closeEditor('notes.md');
+        expect((await probe.diffOutcome('diff', file)).result?.status).to.equal('rejected');
+        expect(await window.page.locator('.dialogBlock').count(), 'no "save changes?" dialog').to.equal(0);
+        expect(fs.readFileSync(file, 'utf8')).to.equal('# Notes\n');
     });
 
     it('rejects from the ✗ action and from the Close All Diffs command', async () => {
@@ -139,21 +147,44 @@ describe('Diff review: the real Gemini IdeClient proposes, the user decides in M
         await diffEditorGone();
     });
 
-    it('warns before accepting over unsaved edits of the file, and accepts only when the user says so', async () => {
-        const file = path.join(workspace, 'notes.md');
-        await window.openFile('notes.md');
-        await window.page.keyboard.press('Control+End');
-        await window.page.keyboard.type('unsaved user edit');
-        probe.openDiff(file, '# Notes\nfrom the CLI\n');
+    it('warns before accepting over unsaved edits of the file, and accepts only when the user says so (with auto-save off: else no edit stays unsaved)', async () => {
+        await window.changeSettings(sandbox, { 'files.autoSave': 'off' });
+        try {
+            const file = path.join(workspace, 'notes.md');
+            await window.openFile('notes.md');
+            await window.page.keyboard.press('Control+End');
+            await window.page.keyboard.type('unsaved user edit');
+            probe.openDiff(file, '# Notes\nfrom the CLI\n');
+            await diffEditorShown();
+            await window.page.locator(`${DIFF_EDITOR} .editor.modified .view-lines`).click();
+            await window.page.keyboard.press('Control+s');
+            const dialog = window.page.locator('.dialogBlock');
+            await dialog.waitFor({ state: 'visible', timeout: 10000 });
+            expect(await dialog.innerText()).to.match(/unsaved changes/);
+            await dialog.locator('button', { hasText: 'Accept Anyway' }).click();
+            const outcome = await probe.diffOutcome('diff', file);
+            expect(outcome.result).to.deep.equal({ status: 'accepted', content: '# Notes\nfrom the CLI\n' });
+        } finally {
+            await window.changeSettings(sandbox, { 'files.autoSave': undefined });
+        }
+    });
+
+    it('with the default auto-save, an edit of the file saved while the diff is open is flagged before accepting', async () => {
+        const file = path.join(workspace, 'settings.ini');
+        probe.openDiff(file, 'a=1\nb=2\n');
         await diffEditorShown();
-        await window.page.locator(`${DIFF_EDITOR} .editor.modified .view-lines`).click();
+        await window.openFile('settings.ini');
+        await window.page.keyboard.press('Control+End');
+        await window.page.keyboard.type('c=3');
+        await until(() => fs.readFileSync(file, 'utf8').includes('c=3'), 'auto-save to write the user\'s edit', 10000);
+        await window.focusProposal();
         await window.page.keyboard.press('Control+s');
         const dialog = window.page.locator('.dialogBlock');
         await dialog.waitFor({ state: 'visible', timeout: 10000 });
-        expect(await dialog.innerText()).to.match(/unsaved changes/);
+        expect(await dialog.innerText()).to.match(/changed on disk since the diff opened/).and.not.to.match(/unsaved changes/);
         await dialog.locator('button', { hasText: 'Accept Anyway' }).click();
         const outcome = await probe.diffOutcome('diff', file);
-        expect(outcome.result).to.deep.equal({ status: 'accepted', content: '# Notes\nfrom the CLI\n' });
+        expect(outcome.result).to.deep.equal({ status: 'accepted', content: 'a=1\nb=2\n' });
     });
 
     it('refuses a file outside the workspace folders and says why', async () => {

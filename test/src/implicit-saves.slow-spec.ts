@@ -5,7 +5,7 @@ import { AcpChatTestbed } from './acp-chat-testbed';
 import { CLAUDE_BIN, CLAUDE_INTERACTIVE_COMMAND, prepareClaudeCode } from './claude-code-setup';
 import { prepareGeminiAcp } from './gemini-acp-setup';
 import { IdeProbe } from './ide-probe';
-import { closeLeftoverDiffs, CONTROL_FILE, DEFAULT_SAVE_SETTINGS, editThroughImplicitSave, IMPLICIT_SAVES, ORIGINAL, PROPOSED, REVIEWED, settledInBackend } from './implicit-saves';
+import { closeLeftoverDiffs, CONTROL_FILE, editThroughImplicitSave, IMPLICIT_SAVES, ORIGINAL, PROPOSED, REVIEWED, settledInBackend } from './implicit-saves';
 import { AnthropicRequest, MockAnthropicApi, MockAnthropicTurn } from './mock-anthropic-api';
 import { MockGeminiApi } from './mock-gemini-api';
 import { until } from './processes';
@@ -19,9 +19,10 @@ const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
 /**
  * Only the user's explicit decision settles a proposal. For every way Theia saves by itself
  * (auto-save after its default delay and after 100 ms, on focus change, on window change) and for
- * Save All, the user edits a proposal (types into it, reverts a change from the gutter), moves the
- * focus to a terminal, and the real client still waits 5 s later; Ctrl+S in the review then
- * accepts exactly the edited text. One window goes through every mode, switching settings live.
+ * Save All (also with every save participant on), the user edits a proposal (reverts a change
+ * from the gutter, types into it), moves the focus to a terminal, and the real client still waits
+ * 5 s later; Ctrl+S in the review then accepts exactly the edited text. One window goes through
+ * every mode, switching settings live.
  */
 describe('Implicit saves never settle a proposal: the real Gemini IdeClient', function (): void {
     this.timeout(300_000);
@@ -62,6 +63,24 @@ describe('Implicit saves never settle a proposal: the real Gemini IdeClient', fu
         });
         expect((await probe.diffOutcome('diff', file)).result).to.deep.equal({ status: 'accepted', content: REVIEWED });
     }));
+
+    it('the same for Qwen Code\'s IdeClient, under the default auto-save', async () => {
+        await window.changeSettings(sandbox, IMPLICIT_SAVES[0].settings);
+        const qwen = new IdeProbe('qwen', await window.terminalEnvironment(workspace), workspace);
+        try {
+            expect((await qwen.connected()).status.status).to.equal('connected');
+            const file = path.join(workspace, 'qwen.txt');
+            fs.writeFileSync(file, ORIGINAL);
+            qwen.openDiff(file, PROPOSED);
+            await editThroughImplicitSave(window, workspace, IMPLICIT_SAVES[0], () => {
+                const report = qwen.peekDiffOutcome('diff', file);
+                return (report && `the client got ${JSON.stringify(report)}`) || settledInBackend(backend.log, file);
+            });
+            expect((await qwen.diffOutcome('diff', file)).result).to.deep.equal({ status: 'accepted', content: REVIEWED });
+        } finally {
+            await qwen.close();
+        }
+    });
 });
 
 describe('Implicit saves never settle a proposal: the real claude binary\'s blocking openDiff', function (): void {
@@ -148,7 +167,6 @@ describe('Implicit saves never settle a proposal: an ACP permission diff of the 
     after(() => mock.stop());
     const bed = AcpChatTestbed.install({ [CONTROL_FILE]: 'control\n' }, sandbox => prepareGeminiAcp(sandbox, mock.url, 'fake-offline-key'));
     before(() => bed.window.openTerminal());
-    after(() => bed.window?.changeSettings(bed.sandbox, DEFAULT_SAVE_SETTINGS));
     beforeEach(() => bed.chat.newChat());
     afterEach(() => closeLeftoverDiffs(bed.window));
 

@@ -30,21 +30,33 @@ async function moveFocusToTerminal(window: TheiaWindow, controlSaved: () => Prom
     await controlSaved();
 }
 
+/** Every setting a round may change, at the app's default: each round names its own on top. */
+const DEFAULTS = {
+    'files.autoSave': undefined, 'files.autoSaveDelay': undefined,
+    'editor.formatOnSave': undefined, 'files.trimTrailingWhitespace': undefined, 'files.insertFinalNewline': undefined
+};
+
+async function saveAll(window: TheiaWindow, controlSaved: () => Promise<void>): Promise<void> {
+    await window.focusTerminal();
+    await window.saveAllFromMenu();
+    await controlSaved();
+}
+
 export const IMPLICIT_SAVES: readonly ImplicitSave[] = [{
     name: 'auto-save after its default delay (the browser app\'s default: afterDelay, 1000 ms)',
-    settings: { 'files.autoSave': undefined, 'files.autoSaveDelay': undefined },
+    settings: DEFAULTS,
     perform: moveFocusToTerminal
 }, {
     name: 'auto-save after 100 ms',
-    settings: { 'files.autoSave': 'afterDelay', 'files.autoSaveDelay': 100 },
+    settings: { ...DEFAULTS, 'files.autoSave': 'afterDelay', 'files.autoSaveDelay': 100 },
     perform: moveFocusToTerminal
 }, {
     name: 'auto-save on focus change (onFocusChange)',
-    settings: { 'files.autoSave': 'onFocusChange', 'files.autoSaveDelay': undefined },
+    settings: { ...DEFAULTS, 'files.autoSave': 'onFocusChange' },
     perform: moveFocusToTerminal
 }, {
     name: 'auto-save when the window loses the focus (onWindowChange)',
-    settings: { 'files.autoSave': 'onWindowChange' },
+    settings: { ...DEFAULTS, 'files.autoSave': 'onWindowChange' },
     perform: async (window, controlSaved) => {
         await window.focusTerminal();
         await window.leaveWindowAndReturn(controlSaved);
@@ -52,12 +64,13 @@ export const IMPLICIT_SAVES: readonly ImplicitSave[] = [{
 }, {
     // Auto-save off here only so that the control file shows that Save All, and nothing else, saved.
     name: 'File → Save All',
-    settings: { 'files.autoSave': 'off' },
-    perform: async (window, controlSaved) => {
-        await window.focusTerminal();
-        await window.saveAllFromMenu();
-        await controlSaved();
-    }
+    settings: { ...DEFAULTS, 'files.autoSave': 'off' },
+    perform: saveAll
+}, {
+    // Save participants would change the proposal: the reviewed text has no final newline.
+    name: 'File → Save All with format-on-save, trim trailing whitespace and insert final newline on',
+    settings: { ...DEFAULTS, 'files.autoSave': 'off', 'editor.formatOnSave': true, 'files.trimTrailingWhitespace': true, 'files.insertFinalNewline': true },
+    perform: saveAll
 }];
 
 /** Rejects the reviews a failed round left open, so that the next round starts with none. */
@@ -66,9 +79,6 @@ export async function closeLeftoverDiffs(window: TheiaWindow): Promise<void> {
         await window.runCommand('Close All Diffs');
     }
 }
-
-/** The settings back to the app's defaults after a run of {@link IMPLICIT_SAVES}. */
-export const DEFAULT_SAVE_SETTINGS = { 'files.autoSave': undefined, 'files.autoSaveDelay': undefined };
 
 let controlEdits = 0;
 

@@ -21,6 +21,7 @@ export class AgentTaskBaselineResourceResolver implements ResourceResolver {
         const backend = this.backend;
         return {
             uri,
+            readOnly: true,
             async readContents(): Promise<string> {
                 const content = await backend.baseline(uri.query, uri.path.fsPath());
                 if (content === undefined) {

@@ -84,7 +84,8 @@ describe('ACP chat: the real gemini --acp in Theia AI\'s chat', function (): voi
         await bed.chat.finished(response);
         expect(await bed.chat.text(response)).to.contain('The IDE answered:').and.to.contain(bed.workspace);
         const answered = JSON.stringify(MockGeminiApi.lastToolResult(mock.requests[mock.requests.length - 1].contents));
-        expect(answered).to.contain('mcp_theia_getWorkspaceFolders').and.to.contain(JSON.stringify(JSON.stringify({ folders: [{ path: bed.workspace, name: 'project' }] })).slice(1, -1));
+        expect(answered).to.contain('mcp_theia_getWorkspaceFolders')
+            .and.to.contain(JSON.stringify(JSON.stringify({ folders: [{ path: bed.workspace, name: 'project' }] })).slice(1, -1));
         expect(await bed.window.statusTooltip()).to.contain('ACP agent Gemini');
     });
 });

@@ -5,10 +5,9 @@ import { Container } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core/lib/common/logger';
 import { EnvVariablesServer } from '@theia/core/lib/common/env-variables';
 import { EnvVariablesServerImpl } from '@theia/core/lib/node/env-variables';
-import { AgentTaskDetail, AgentTaskSummary } from '@theia-cli-companion/ai-agent-tasks/lib/common/agent-task-protocol';
-import { AgentTaskManager } from '@theia-cli-companion/ai-agent-tasks/lib/node/agent-task-manager';
-import { StreamJsonLine } from '@theia-cli-companion/gemini-headless-protocol/lib/common/stream-json-line-parser';
-import { assistantText } from '@theia-cli-companion/gemini-headless-protocol/lib/common/task-transcript';
+import { AgentTaskDetail, AgentTaskSummary } from '@theia-cli-companion/ai-agent-tasks/lib/common';
+import { AgentTaskManager } from '@theia-cli-companion/ai-agent-tasks/lib/node';
+import { StreamJsonLine, assistantText } from '@theia-cli-companion/gemini-headless-protocol/lib/common';
 import { MockGeminiApi } from './mock-gemini-api';
 import { prepareGeminiAcp } from './gemini-acp-setup';
 import { Sandbox, createSandbox, createWorkspace } from './sandbox';
@@ -58,7 +57,8 @@ describe('agent tasks backend (real gemini -p --output-format stream-json)', fun
         return container.get(AgentTaskManager);
     }
 
-    async function runToEnd(manager: AgentTaskManager, start: () => Promise<AgentTaskSummary>, during?: (summary: AgentTaskSummary) => void): Promise<{ detail: AgentTaskDetail; lines: StreamJsonLine[]; summaries: AgentTaskSummary[] }> {
+    async function runToEnd(manager: AgentTaskManager, start: () => Promise<AgentTaskSummary>,
+        during?: (summary: AgentTaskSummary) => void): Promise<{ detail: AgentTaskDetail; lines: StreamJsonLine[]; summaries: AgentTaskSummary[] }> {
         const lines: StreamJsonLine[] = [];
         const summaries: AgentTaskSummary[] = [];
         let id: string | undefined;

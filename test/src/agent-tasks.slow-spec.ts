@@ -131,7 +131,8 @@ describe('Agent tasks: Run Gemini Task…, the Agent Tasks view, review and reve
         // Its transcript is fetched when the card is opened.
         expect(await taskCard().locator('.agent-task-assistant').count()).to.equal(0);
         await taskCard().locator('.agent-task-header').click();
-        await until(async () => (await taskCard().locator('.agent-task-assistant').allInnerTexts()).join('') === 'I added a doc comment to parse().', 'the stored transcript', 20000);
+        await until(async () => (await taskCard().locator('.agent-task-assistant').allInnerTexts()).join('') === 'I added a doc comment to parse().',
+            'the stored transcript', 20000);
         expect(await taskCard().locator('.agent-task-tool[data-tool-name="write_file"][data-status="success"]').count()).to.equal(1);
     });
 

@@ -12,7 +12,9 @@ interface AttackResult { readonly name: string; readonly outcome: string }
 /** The attacker's page: every way a web page can send a request to another local port. */
 function attackerPage(port: number, token: string): string {
     const target = `http://127.0.0.1:${port}/mcp`;
-    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'evil', version: '1' } } });
+    const initialize = JSON.stringify({
+        jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'evil', version: '1' } }
+    });
     const openDiff = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'openDiff', arguments: { filePath: '/etc/passwd', newContent: 'pwned' } } });
     return `<!doctype html><html><body>
 <form id="form" method="POST" action="${target}" enctype="text/plain" target="sink"><input name='${initialize.slice(0, -1)}, "x": "' value='"}'></form>
@@ -23,14 +25,20 @@ async function attempt(name, run) {
     try { results.push({ name, outcome: await run() }); } catch (error) { results.push({ name, outcome: 'blocked: ' + error.name }); }
 }
 (async () => {
-    await attempt('fetch json', async () => (await fetch('${target}', { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: ${JSON.stringify(initialize)} })).status);
-    await attempt('fetch json with the real token', async () => (await fetch('${target}', { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: 'Bearer ${token}' }, body: ${JSON.stringify(initialize)} })).status);
-    await attempt('fetch simple request (text/plain) with a tool call', async () => (await fetch('${target}', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: ${JSON.stringify(openDiff)} })).status);
-    await attempt('fetch no-cors', async () => (await fetch('${target}', { method: 'POST', mode: 'no-cors', headers: { 'Content-Type': 'text/plain' }, body: ${JSON.stringify(initialize)} })).type);
+    await attempt('fetch json', async () => (await fetch('${target}', `
+        + `{ method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: ${JSON.stringify(initialize)} })).status);
+    await attempt('fetch json with the real token', async () => (await fetch('${target}', { method: 'POST', headers: { `
+        + `'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: 'Bearer ${token}' }, body: ${JSON.stringify(initialize)} })).status);
+    await attempt('fetch simple request (text/plain) with a tool call', async () => (await fetch('${target}', `
+        + `{ method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: ${JSON.stringify(openDiff)} })).status);
+    await attempt('fetch no-cors', async () => (await fetch('${target}', `
+        + `{ method: 'POST', mode: 'no-cors', headers: { 'Content-Type': 'text/plain' }, body: ${JSON.stringify(initialize)} })).type);
     await attempt('sendBeacon', async () => navigator.sendBeacon('${target}', new Blob([${JSON.stringify(initialize)}], { type: 'text/plain' })));
-    await attempt('image GET', () => new Promise(resolve => { const img = new Image(); img.onload = () => resolve('loaded'); img.onerror = () => resolve('error'); img.src = '${target}'; }));
+    await attempt('image GET', () => new Promise(resolve => { `
+        + `const img = new Image(); img.onload = () => resolve('loaded'); img.onerror = () => resolve('error'); img.src = '${target}'; }));
     await attempt('form POST', () => new Promise(resolve => { document.querySelector('iframe').onload = () => resolve('submitted'); document.getElementById('form').submit(); }));
-    await attempt('EventSource', () => new Promise(resolve => { const source = new EventSource('${target}'); source.onerror = () => { source.close(); resolve('error'); }; source.onopen = () => resolve('open'); }));
+    await attempt('EventSource', () => new Promise(resolve => { `
+        + `const source = new EventSource('${target}'); source.onerror = () => { source.close(); resolve('error'); }; source.onopen = () => resolve('open'); }));
     window.attackDone = results;
 })();
 </script></body></html>`;
@@ -91,7 +99,9 @@ describe('Attackers: web pages, DNS rebinding and other local users are kept out
                     Host: host, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream'
                 } }, res => { res.resume(); resolve(res.statusCode!); });
                 req.on('error', reject);
-                req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'rebind', version: '1' } } }));
+                req.end(JSON.stringify({
+                    jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'rebind', version: '1' } }
+                }));
             });
             expect(status, host).to.equal(403);
         }

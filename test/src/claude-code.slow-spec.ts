@@ -94,7 +94,8 @@ describe('Claude Code: the real claude binary connected to a Theia window', func
         await window.focusEndOfProposal();
         await window.page.keyboard.type('edited in Theia\n');
         await window.page.keyboard.press('Control+s');
-        await until(() => fs.readFileSync(file(), 'utf8') === 'line one\nline two\nadded line\nline three\nedited in Theia\n', 'Claude Code to write the accepted text', 60_000, 250)
+        await until(() => fs.readFileSync(file(), 'utf8') === 'line one\nline two\nadded line\nline three\nedited in Theia\n',
+            'Claude Code to write the accepted text', 60_000, 250)
             .catch(failWith);
         await terminal.waitFor(/The line is added\./, 'the model\'s answer after the edit', 30_000);
         await until(async () => await window.page.locator(DIFF_EDITOR).count() === 0, 'the diff closed', 20_000);

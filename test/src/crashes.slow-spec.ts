@@ -53,45 +53,46 @@ describe('Crashes: a CLI or a browser killed with SIGKILL', function (): void {
         await window.close();
     });
 
-    it('a backend killed with SIGKILL while a CLI is connected with a diff open: the CLI sees Disconnected, the next backend starts clean, /ide enable connects to it', async () => {
-        const crashed = new TheiaBackend(bed.sandbox, bed.workspace);
-        await crashed.start();
-        let replacement: TheiaBackend | undefined;
-        let window: TheiaWindow | undefined;
-        try {
-            window = await TheiaWindow.open(bed.sandbox, crashed.url);
-            await window.openTerminal();
-            const env = await window.terminalEnvironment(bed.workspace);
-            const files = [
-                path.join(bed.sandbox.tmp, 'gemini', 'ide', `gemini-ide-server-${crashed.pid}-${env.GEMINI_CLI_IDE_SERVER_PORT}.json`),
-                path.join(bed.sandbox.home, '.qwen', 'ide', `${env.GEMINI_CLI_IDE_SERVER_PORT}.lock`)
-            ];
-            // The CLI runs outside the IDE's terminals (as in tmux), so it outlives the backend.
-            const probe = bed.probe('gemini', env, bed.workspace);
-            expect((await probe.connected()).status.status).to.equal('connected');
-            probe.openDiff(path.join(bed.workspace, 'src', 'app.ts'), 'line one\n');
-            await window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 20000 });
+    it('a backend killed with SIGKILL while a CLI is connected with a diff open: the CLI sees Disconnected, the next backend starts clean, /ide enable connects to it',
+        async () => {
+            const crashed = new TheiaBackend(bed.sandbox, bed.workspace);
+            await crashed.start();
+            let replacement: TheiaBackend | undefined;
+            let window: TheiaWindow | undefined;
+            try {
+                window = await TheiaWindow.open(bed.sandbox, crashed.url);
+                await window.openTerminal();
+                const env = await window.terminalEnvironment(bed.workspace);
+                const files = [
+                    path.join(bed.sandbox.tmp, 'gemini', 'ide', `gemini-ide-server-${crashed.pid}-${env.GEMINI_CLI_IDE_SERVER_PORT}.json`),
+                    path.join(bed.sandbox.home, '.qwen', 'ide', `${env.GEMINI_CLI_IDE_SERVER_PORT}.lock`)
+                ];
+                // The CLI runs outside the IDE's terminals (as in tmux), so it outlives the backend.
+                const probe = bed.probe('gemini', env, bed.workspace);
+                expect((await probe.connected()).status.status).to.equal('connected');
+                probe.openDiff(path.join(bed.workspace, 'src', 'app.ts'), 'line one\n');
+                await window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 20000 });
 
-            await crashed.kill9();
-            await window.close();
-            window = undefined;
-            expect(files.every(file => fs.existsSync(file)), 'a SIGKILLed backend cannot clean up').to.equal(true);
-            await until(async () => (await probe.status()).status.status === 'disconnected', 'the CLI to show Disconnected', 30000, 500);
+                await crashed.kill9();
+                await window.close();
+                window = undefined;
+                expect(files.every(file => fs.existsSync(file)), 'a SIGKILLed backend cannot clean up').to.equal(true);
+                await until(async () => (await probe.status()).status.status === 'disconnected', 'the CLI to show Disconnected', 30000, 500);
 
-            replacement = new TheiaBackend(bed.sandbox, bed.workspace);
-            await replacement.start();
-            await until(() => files.every(file => !fs.existsSync(file)), 'the dead backend\'s files to be removed', 20000);
-            window = await TheiaWindow.open(bed.sandbox, replacement.url);
-            await window.openTerminal();
-            const newPort = Number((await window.terminalEnvironment(bed.workspace)).GEMINI_CLI_IDE_SERVER_PORT);
-            const report = await probe.reconnect();
-            expect(report.status.status, JSON.stringify(report)).to.equal('connected');
-            expect(report.port).to.equal(newPort);
-            await window.waitForStatus(/CLI 1$/);
-        } finally {
-            await window?.close();
-            await replacement?.stop();
-            await crashed.stop();
-        }
-    });
+                replacement = new TheiaBackend(bed.sandbox, bed.workspace);
+                await replacement.start();
+                await until(() => files.every(file => !fs.existsSync(file)), 'the dead backend\'s files to be removed', 20000);
+                window = await TheiaWindow.open(bed.sandbox, replacement.url);
+                await window.openTerminal();
+                const newPort = Number((await window.terminalEnvironment(bed.workspace)).GEMINI_CLI_IDE_SERVER_PORT);
+                const report = await probe.reconnect();
+                expect(report.status.status, JSON.stringify(report)).to.equal('connected');
+                expect(report.port).to.equal(newPort);
+                await window.waitForStatus(/CLI 1$/);
+            } finally {
+                await window?.close();
+                await replacement?.stop();
+                await crashed.stop();
+            }
+        });
 });

@@ -66,8 +66,10 @@ describe('IDE mode: real CLI clients connect from a Theia terminal', function ()
         const captured = path.join(sandbox.tmp, 'task-env.txt');
         await window.runTask('capture-env');
         await until(() => fs.existsSync(captured) && fs.readFileSync(captured, 'utf8').includes('GEMINI_CLI_IDE_SERVER_PORT='), 'the task to capture its environment', 30000);
-        const taskEnv = Object.fromEntries(fs.readFileSync(captured, 'utf8').split('\0').filter(Boolean).map(entry => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]));
-        for (const key of ['GEMINI_CLI_IDE_SERVER_PORT', 'GEMINI_CLI_IDE_WORKSPACE_PATH', 'GEMINI_CLI_IDE_PID', 'QWEN_CODE_IDE_SERVER_PORT', 'QWEN_CODE_IDE_WORKSPACE_PATH', 'CLAUDE_CODE_SSE_PORT']) {
+        const taskEnv = Object.fromEntries(fs.readFileSync(captured, 'utf8').split('\0').filter(Boolean)
+            .map(entry => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]));
+        for (const key of ['GEMINI_CLI_IDE_SERVER_PORT', 'GEMINI_CLI_IDE_WORKSPACE_PATH', 'GEMINI_CLI_IDE_PID',
+            'QWEN_CODE_IDE_SERVER_PORT', 'QWEN_CODE_IDE_WORKSPACE_PATH', 'CLAUDE_CODE_SSE_PORT']) {
             expect(taskEnv[key], key).to.equal(terminalEnv[key]);
         }
     });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
-import { connectTestClient, TestClient } from '@theia-cli-companion/ai-cli-ide-companion/lib/node/test/mcp-test-client';
+import { connectTestClient, TestClient } from '@theia-cli-companion/ai-cli-ide-companion/lib/node/test';
 import { IdeProbe, ProbeReport } from './ide-probe';
 import { until } from './processes';
 import { createSandbox, createWorkspace, Sandbox } from './sandbox';
@@ -120,7 +120,8 @@ describe('Load and soak: 50 sessions on one window under minutes of editor activ
             }
             for (const outcome of round.reverse()) {
                 // The tab in front is the newest open diff: Theia activates the previous tab when one closes.
-                await until(async () => (await window.page.locator(CURRENT_TAB).innerText()).includes(path.basename(outcome.file)), `the diff of ${path.basename(outcome.file)} in front`, 20000);
+                await until(async () => (await window.page.locator(CURRENT_TAB).innerText()).includes(path.basename(outcome.file)),
+                    `the diff of ${path.basename(outcome.file)} in front`, 20000);
                 await window.page.locator(`#theia-main-content-panel .lm-TabBar-toolbar .codicon-${outcome.accepted ? 'check' : 'close'}`).first().click();
                 await until(async () => !(await window.page.locator('#theia-main-content-panel .lm-TabBar-tab').allInnerTexts()).some(t => t.includes(path.basename(outcome.file))),
                     `the diff of ${path.basename(outcome.file)} to close`, 20000);

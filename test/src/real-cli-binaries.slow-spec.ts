@@ -75,14 +75,19 @@ describe('IDE mode: the real gemini and qwen binaries in a pty', function (): vo
         const target = path.join(workspace, 'src', 'hello.txt');
         const turn = (parts: object[]) => JSON.stringify({
             method: 'generateContentStream',
-            response: [{ candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 } }]
+            response: [{
+                candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
+                usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 }
+            }]
         });
         const side = (method: string, response: object) => JSON.stringify({ method, response });
         const script = path.join(sandbox.root, 'write-turn.jsonl');
         fs.writeFileSync(script, [
             turn([{ functionCall: { name: 'write_file', args: { file_path: target, content: 'hello from the model\n' } } }]),
             turn([{ text: 'I wrote the file.' }]),
-            ...Array.from({ length: 5 }, () => side('generateContent', { candidates: [{ content: { role: 'model', parts: [{ text: '{"reasoning":"done","next_speaker":"user"}' }] }, finishReason: 'STOP', index: 0 }] })),
+            ...Array.from({ length: 5 }, () => side('generateContent', {
+                candidates: [{ content: { role: 'model', parts: [{ text: '{"reasoning":"done","next_speaker":"user"}' }] }, finishReason: 'STOP', index: 0 }]
+            })),
             ...Array.from({ length: 5 }, () => side('countTokens', { totalTokens: 10 }))
         ].join('\n') + '\n');
 
@@ -104,7 +109,8 @@ describe('IDE mode: the real gemini and qwen binaries in a pty', function (): vo
 
         await until(() => fs.existsSync(target) && fs.readFileSync(target, 'utf8') === 'hello from the model\nedited in Theia\n',
             'the CLI to write the accepted text', 60000, 250).catch(error => {
-            throw new Error(`${error.message}; file: ${fs.existsSync(target) ? JSON.stringify(fs.readFileSync(target, 'utf8')) : 'missing'}\n--- terminal ---\n${terminal.screen()}`);
+            throw new Error(`${error.message}; file: ${fs.existsSync(target) ? JSON.stringify(fs.readFileSync(target, 'utf8')) : 'missing'}`
+                + `\n--- terminal ---\n${terminal.screen()}`);
         });
     });
 

@@ -95,7 +95,8 @@ export class TheiaWindow {
         await this.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
         await this.page.keyboard.press('Enter');
         await until(async () => {
-            const title: string[] = await this.page.locator('.p-TabBar-tab.p-mod-current .p-TabBar-tabLabel, .lm-TabBar-tab.lm-mod-current .lm-TabBar-tabLabel').allInnerTexts().catch(() => []);
+            const title: string[] = await this.page.locator('.p-TabBar-tab.p-mod-current .p-TabBar-tabLabel, .lm-TabBar-tab.lm-mod-current .lm-TabBar-tabLabel')
+                .allInnerTexts().catch(() => []);
             return title.includes(name) && await this.page.evaluate(() => !!document.activeElement?.closest('.monaco-editor'));
         }, `the editor of ${relativePath}`, 20000);
     }

@@ -18,7 +18,7 @@ export class TmuxTerminal {
         const envArgs = Object.entries(env).flatMap(([key, value]) => value === undefined ? [] : ['-e', `${key}=${value}`]);
         execFileSync('tmux', ['-S', this.socket, '-f', '/dev/null', 'new-session', '-d', '-s', this.session,
             '-x', String(size.width), '-y', String(size.height), '-c', cwd, ...envArgs, ...command],
-            { env: { ...env, TMUX: '' }, stdio: 'pipe' });
+        { env: { ...env, TMUX: '' }, stdio: 'pipe' });
     }
 
     screen(): string {

@@ -5,7 +5,7 @@ import express = require('express');
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { CloseDiffArgumentsSchema } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-tools';
+import { CloseDiffArgumentsSchema } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 
 /**
  * The baseline of the server benchmarks: the MCP SDK's own stateful Streamable HTTP server, with the
@@ -33,7 +33,8 @@ export class BareMcpServer {
             }
             const mcp = new McpServer({ name: 'bare', version: '1.0.0' }, { capabilities: { tools: {}, logging: {} } });
             (mcp.registerTool.bind(mcp) as unknown as (name: string, config: object, handler: () => Promise<object>) => void)(
-                'closeDiff', { description: 'baseline', inputSchema: CloseDiffArgumentsSchema }, async () => ({ content: [{ type: 'text', text: JSON.stringify({ content: null }) }] }));
+                'closeDiff', { description: 'baseline', inputSchema: CloseDiffArgumentsSchema },
+                async () => ({ content: [{ type: 'text', text: JSON.stringify({ content: null }) }] }));
             const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
                 sessionIdGenerator: () => randomUUID(),
                 onsessioninitialized: sessionId => { this.sessions.set(sessionId, { transport, mcp }); }

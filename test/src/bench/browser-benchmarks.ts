@@ -127,7 +127,12 @@ export async function benchContextLatency(options: BrowserBenchOptions, window: 
         await window.page.keyboard.press('ArrowDown');
         await until(() => latest.line === line, `the CLI to see line ${line}`, 20000, 1);
         samples.push(latest.at - t0 - options.debounceMs);
-        lastPayload = { workspaceState: { openFiles: [{ path: path.join(options.workspace, 'bench/context.ts'), timestamp: Date.now(), isActive: true, cursor: { line, character: 1 } }], isTrusted: true } };
+        lastPayload = {
+            workspaceState: {
+                openFiles: [{ path: path.join(options.workspace, 'bench/context.ts'), timestamp: Date.now(), isActive: true, cursor: { line, character: 1 } }],
+                isTrusted: true
+            }
+        };
         await sleep(options.debounceMs);
     }
     const link = new BareSseLink();

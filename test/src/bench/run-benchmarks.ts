@@ -30,7 +30,8 @@ export function ensureBaselineApp(): void {
 
 export function describeMachine(): string {
     const container = fs.existsSync('/.dockerenv') || fs.existsSync('/run/.containerenv') ? ', in a container' : '';
-    return `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${round(os.totalmem() / 2 ** 30, 1)} GiB, ${os.type()} ${os.release()}, Node ${process.version}${container}`;
+    return `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${round(os.totalmem() / 2 ** 30, 1)} GiB, `
+        + `${os.type()} ${os.release()}, Node ${process.version}${container}`;
 }
 
 /**
@@ -110,7 +111,9 @@ export function toMarkdown(run: BenchmarkRun): string {
     for (const figure of run.figures) {
         const ratio = figure.baseline.median !== 0 ? (figure.measured.median / figure.baseline.median).toFixed(2) : '–';
         const notes = Object.entries(figure.notes ?? {}).map(([key, value]) => `${key}: ${value}`).join('; ');
-        lines.push(`| ${figure.title} | ${figure.unit} | ${format(figure.measured.median)} | ${format(figure.measured.p95)} | ${figure.measured.n} | ${figure.baselineName} | ${format(figure.baseline.median)} | ${format(figure.baseline.p95)} | ${ratio} | ${figure.goal ?? ''} | ${figure.goalMet === undefined ? '' : figure.goalMet ? 'yes' : 'no'} | ${notes} |`);
+        lines.push(`| ${figure.title} | ${figure.unit} | ${format(figure.measured.median)} | ${format(figure.measured.p95)} | ${figure.measured.n} `
+            + `| ${figure.baselineName} | ${format(figure.baseline.median)} | ${format(figure.baseline.p95)} | ${ratio} `
+            + `| ${figure.goal ?? ''} | ${figure.goalMet === undefined ? '' : figure.goalMet ? 'yes' : 'no'} | ${notes} |`);
     }
     return lines.join('\n') + '\n';
 }

@@ -3,11 +3,9 @@ import * as path from 'path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { FileUri } from '@theia/core/lib/common/file-uri';
-import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/gemini-cli-flavour';
-import { QwenCodeFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/qwen-code-flavour';
-import { WindowCompanion } from '@theia-cli-companion/ai-cli-ide-companion/lib/node/window-companion';
-import { WindowCompanionRegistry } from '@theia-cli-companion/ai-cli-ide-companion/lib/node/window-companion-registry';
-import { CompanionLogger } from '@theia-cli-companion/ai-cli-ide-companion/lib/node/companion-logger';
+import { GeminiCliFlavour, QwenCodeFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { WindowCompanion } from '@theia-cli-companion/ai-cli-ide-companion/lib/node/test';
+import { WindowCompanionRegistry, CompanionLogger } from '@theia-cli-companion/ai-cli-ide-companion/lib/node';
 import { BareMcpServer } from './bare-mcp-server';
 import { Figure, now, round, sleep, summarize } from './stats';
 

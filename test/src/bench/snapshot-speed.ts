@@ -1,8 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { BlobStore } from '@theia-cli-companion/ai-agent-tasks/lib/node/blob-store';
-import { DEFAULT_SNAPSHOT_LIMITS, takeSnapshot } from '@theia-cli-companion/ai-agent-tasks/lib/node/workspace-snapshot';
+import { BlobStore, DEFAULT_SNAPSHOT_LIMITS, takeSnapshot } from '@theia-cli-companion/ai-agent-tasks/lib/node';
 
 /**
  * What an agent task's snapshot of a folder costs: the first one (every file read and stored) against

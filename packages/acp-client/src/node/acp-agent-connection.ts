@@ -109,7 +109,7 @@ export class AcpAgentConnection {
         this.child.stdin!.on('error', error => this.logger.debug(`agent stdin: ${error.message}`));
         const stream = acp.ndJsonStream(Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(forSdk) as ReadableStream<Uint8Array>);
         this.connection = this.createClient().connect(stream);
-        this.exited.then(() => this.connection.close(new Error(this.describeExit())));
+        void this.exited.then(() => this.connection.close(new Error(this.describeExit())));
     }
 
     protected createClient(): acp.ClientApp {

@@ -1,11 +1,13 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { ChatAgent, ChatAgentLocation, ChatMode, ErrorChatResponseContentImpl, MarkdownChatResponseContentImpl, MutableChatRequestModel, QuestionResponseContentImpl } from '@theia/ai-chat';
+import {
+    ChatAgent, ChatAgentLocation, ChatMode, ErrorChatResponseContentImpl, MarkdownChatResponseContentImpl, MutableChatRequestModel, QuestionResponseContentImpl
+} from '@theia/ai-chat';
 import type { KeyStoreService } from '@theia/core/lib/common/key-store';
 import type { QuickInputService } from '@theia/core/lib/common/quick-pick-service';
 import { LanguageModelRequirement, PromptVariantSet } from '@theia/ai-core';
 import { nls } from '@theia/core/lib/common/nls';
-import type { AcpAgentDefinition } from '@theia-cli-companion/acp-client/lib/common/acp-agent-definition';
-import type { DiffReviewService } from '@theia-cli-companion/ai-cli-ide-companion/lib/browser/diff-review/diff-review-service';
+import type { AcpAgentDefinition } from '@theia-cli-companion/acp-client/lib/common';
+import type { DiffReviewService } from '@theia-cli-companion/ai-cli-ide-companion/lib/browser';
 import { AcpChatBackend, AcpSessionInfo, AcpStartFailure, AcpStartResult } from '../common/acp-chat-protocol';
 import { AcpChatClientImpl } from './acp-chat-client-impl';
 import { AcpChatTurn } from './acp-chat-turn';
@@ -51,7 +53,8 @@ export class AcpChatAgent implements ChatAgent {
     constructor(readonly definition: AcpAgentDefinition, protected readonly services: AcpChatAgentServices) {
         this.id = definition.name;
         this.name = definition.name;
-        this.description = definition.description ?? nls.localize('theia-cli-companion/acp-chat/agentDescription', 'ACP agent: {0} {1}', definition.command, definition.args.join(' '));
+        this.description = definition.description ?? nls.localize('theia-cli-companion/acp-chat/agentDescription',
+            'ACP agent: {0} {1}', definition.command, definition.args.join(' '));
     }
 
     async invoke(request: MutableChatRequestModel): Promise<void> {
@@ -78,7 +81,9 @@ export class AcpChatAgent implements ChatAgent {
                 if (turn.exitMessage) {
                     this.sessions.delete(chatId);
                 }
-                this.fail(request, turn.exitMessage ? `${turn.exitMessage}\n\n${nls.localize('theia-cli-companion/acp-chat/restartHint', 'The next message restarts the agent.')}` : result.message);
+                this.fail(request, turn.exitMessage
+                    ? `${turn.exitMessage}\n\n${nls.localize('theia-cli-companion/acp-chat/restartHint', 'The next message restarts the agent.')}`
+                    : result.message);
                 return;
             }
             if (result.stopReason === 'cancelled' || response.cancellationToken.isCancellationRequested) {
@@ -86,7 +91,8 @@ export class AcpChatAgent implements ChatAgent {
                 return;
             }
             if (result.stopReason !== 'end_turn') {
-                response.response.addContent(new MarkdownChatResponseContentImpl(`\n\n*${nls.localize('theia-cli-companion/acp-chat/stopReason', 'The agent stopped: {0}', result.stopReason)}*`));
+                response.response.addContent(new MarkdownChatResponseContentImpl(`\n\n*${nls.localize('theia-cli-companion/acp-chat/stopReason',
+                    'The agent stopped: {0}', result.stopReason)}*`));
             }
             response.complete();
         } catch (error) {
@@ -165,7 +171,8 @@ export class AcpChatAgent implements ChatAgent {
         }
         if (!isKeyMethod(method)) {
             request.response.response.addContent(new MarkdownChatResponseContentImpl(nls.localize('theia-cli-companion/acp-chat/signInOutside',
-                '*{0} signs in with "{1}" outside the IDE: run `{2}` in a terminal once, sign in there, then send your message again.*', this.name, method.name, this.definition.command)));
+                '*{0} signs in with "{1}" outside the IDE: run `{2}` in a terminal once, sign in there, then send your message again.*',
+                this.name, method.name, this.definition.command)));
             return false;
         }
         const key = await this.services.quickInput.input({
@@ -212,7 +219,8 @@ export class AcpChatAgent implements ChatAgent {
         switch (failure.kind) {
             case 'not-installed':
                 return failure.installCommand
-                    ? nls.localize('theia-cli-companion/acp-chat/notInstalledWithHint', '{0} is not installed ("{1}" was not found). Install it with: {2}', this.name, failure.command, failure.installCommand)
+                    ? nls.localize('theia-cli-companion/acp-chat/notInstalledWithHint',
+                        '{0} is not installed ("{1}" was not found). Install it with: {2}', this.name, failure.command, failure.installCommand)
                     : nls.localize('theia-cli-companion/acp-chat/notInstalled', '{0} is not installed ("{1}" was not found).', this.name, failure.command);
             case 'auth-required':
                 return nls.localize('theia-cli-companion/acp-chat/authRequired', '{0} needs credentials: {1}. It offers: {2}.', this.name, failure.message,

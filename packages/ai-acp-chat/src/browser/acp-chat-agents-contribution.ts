@@ -10,8 +10,8 @@ import { AgentService, PromptService } from '@theia/ai-core';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
 import { KeyStoreService } from '@theia/core/lib/common/key-store';
 import { QuickInputService } from '@theia/core/lib/common/quick-pick-service';
-import { DiffReviewService } from '@theia-cli-companion/ai-cli-ide-companion/lib/browser/diff-review/diff-review-service';
-import { BUILT_IN_ACP_AGENTS, parseAgentDefinitions } from '@theia-cli-companion/acp-client/lib/common/acp-agent-definition';
+import { DiffReviewService } from '@theia-cli-companion/ai-cli-ide-companion/lib/browser';
+import { BUILT_IN_ACP_AGENTS, parseAgentDefinitions } from '@theia-cli-companion/acp-client/lib/common';
 import { AcpChatBackend } from '../common/acp-chat-protocol';
 import { ACP_AGENTS_PREF, ACP_BUILT_IN_AGENTS_PREF, AcpChatPreferences } from '../common/acp-chat-preferences';
 import { AcpChatAgent } from './acp-chat-agent';
@@ -52,7 +52,7 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
                 this.registered.forEach(agent => agent.forget(event.sessionId));
             }
         });
-        this.preferences.ready.then(() => {
+        void this.preferences.ready.then(() => {
             this.update();
             this.preferences.onPreferenceChanged(change => {
                 if (change.preferenceName === ACP_AGENTS_PREF || change.preferenceName === ACP_BUILT_IN_AGENTS_PREF) {

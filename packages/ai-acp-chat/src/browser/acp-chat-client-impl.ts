@@ -1,6 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { inject, injectable } from '@theia/core/shared/inversify';
-import type { ToolCallState } from '@theia-cli-companion/acp-client/lib/common/tool-call-tracker';
+import type { ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
 import { AcpChatClient } from '../common/acp-chat-protocol';
 import { AcpFileAccess } from './acp-file-access';
 import { AcpTerminalPresenter } from './acp-terminal-presenter';
@@ -55,7 +55,7 @@ export class AcpChatClientImpl implements AcpChatClient {
     }
 
     showTerminal(_chatSessionId: string, terminal: { terminalId: string; processId: number; title: string }): void {
-        this.terminals.show(terminal);
+        void this.terminals.show(terminal);
     }
 
     onAgentExit(chatSessionId: string, message: string): void {

@@ -52,8 +52,12 @@ export class AcpChatCommandContribution implements CommandContribution {
         }
         const { chatId, agent, session } = current;
         const choices: Choice[] = what === 'mode'
-            ? (session.modes?.availableModes ?? []).map(mode => ({ label: mode.name, description: mode.description ?? undefined, value: mode.id, picked: mode.id === session.modes?.currentModeId }))
-            : (session.models?.availableModels ?? []).map(model => ({ label: model.name, description: model.modelId, value: model.modelId, picked: model.modelId === session.models?.currentModelId }));
+            ? (session.modes?.availableModes ?? []).map(mode => ({
+                label: mode.name, description: mode.description ?? undefined, value: mode.id, picked: mode.id === session.modes?.currentModeId
+            }))
+            : (session.models?.availableModels ?? []).map(model => ({
+                label: model.name, description: model.modelId, value: model.modelId, picked: model.modelId === session.models?.currentModelId
+            }));
         const picked = await this.quickInput.pick(choices, {
             placeHolder: what === 'mode'
                 ? nls.localize('theia-cli-companion/acp-chat/pickMode', 'Mode of {0} in this chat (now: {1})', agent.name, session.modes?.currentModeId ?? '?')
@@ -65,7 +69,8 @@ export class AcpChatCommandContribution implements CommandContribution {
         try {
             await (what === 'mode' ? agent.setMode(chatId, picked.value) : agent.setModel(chatId, picked.value));
         } catch (error) {
-            this.messages.error(nls.localize('theia-cli-companion/acp-chat/switchFailed', '{0} could not switch to {1}: {2}', agent.name, picked.label, String((error as Error)?.message ?? error)));
+            this.messages.error(nls.localize('theia-cli-companion/acp-chat/switchFailed',
+                '{0} could not switch to {1}: {2}', agent.name, picked.label, String((error as Error)?.message ?? error)));
         }
     }
 }

@@ -6,8 +6,8 @@ import {
 import { ToolCallChatResponseContent } from '@theia/ai-chat/lib/common/chat-model';
 import { nls } from '@theia/core/lib/common/nls';
 import { FileUri } from '@theia/core/lib/common/file-uri';
-import { diffsOf, ToolCallState } from '@theia-cli-companion/acp-client/lib/common/tool-call-tracker';
-import type { DiffReviewService } from '@theia-cli-companion/ai-cli-ide-companion/lib/browser/diff-review/diff-review-service';
+import { diffsOf, ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
+import type { DiffReviewService } from '@theia-cli-companion/ai-cli-ide-companion/lib/browser';
 import { AcpTurnSink } from './acp-chat-client-impl';
 
 /** A tool call part whose title may arrive after its first update. */
@@ -156,7 +156,8 @@ export class AcpChatTurn implements AcpTurnSink {
         const edited = this.editedProposals.get(request.path);
         if (edited && edited.proposed === request.content) {
             this.editedProposals.delete(request.path);
-            this.add(new MarkdownChatResponseContentImpl(`\n\n*${nls.localize('theia-cli-companion/acp-chat/wroteEdited', 'Wrote {0} with your edits to the proposal.', request.path)}*\n\n`));
+            this.add(new MarkdownChatResponseContentImpl(`\n\n*${nls.localize('theia-cli-companion/acp-chat/wroteEdited',
+                'Wrote {0} with your edits to the proposal.', request.path)}*\n\n`));
             return edited.edited;
         }
         return request.content;

@@ -17,8 +17,10 @@ export const acpChatPreferenceSchema: PreferenceSchema = {
                 required: ['name', 'command'],
                 additionalProperties: false,
                 properties: {
-                    name: { type: 'string', description: nls.localize('theia-cli-companion/acp-chat/agentName', 'How you address the agent in the chat: @name (letters, digits, "_", "-", ".").') },
-                    command: { type: 'string', description: nls.localize('theia-cli-companion/acp-chat/agentCommand', 'The executable that speaks ACP on its stdio: a name on the PATH or an absolute path.') },
+                    name: { type: 'string', description: nls.localize('theia-cli-companion/acp-chat/agentName',
+                        'How you address the agent in the chat: @name (letters, digits, "_", "-", ".").') },
+                    command: { type: 'string', description: nls.localize('theia-cli-companion/acp-chat/agentCommand',
+                        'The executable that speaks ACP on its stdio: a name on the PATH or an absolute path.') },
                     args: { type: 'array', items: { type: 'string' } },
                     env: { type: 'object', additionalProperties: { type: 'string' } },
                     description: { type: 'string' },

@@ -1,7 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { RpcServer } from '@theia/core/lib/common/messaging/proxy-factory';
-import type { AcpAgentDefinition } from '@theia-cli-companion/acp-client/lib/common/acp-agent-definition';
-import type { ToolCallState } from '@theia-cli-companion/acp-client/lib/common/tool-call-tracker';
+import type { AcpAgentDefinition, ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
 
 export const acpChatServicePath = '/services/ai-acp-chat';
 

@@ -11,9 +11,8 @@ import { AcpChatClient } from '../common/acp-chat-protocol';
 import { AcpChatBackendImpl } from './acp-chat-backend-impl';
 import { AcpTerminalHost } from './acp-terminal-host';
 import { FileUri } from '@theia/core/lib/common/file-uri';
-import { IdeCompanionBackendImpl } from '@theia-cli-companion/ai-cli-ide-companion/lib/node/ide-companion-backend-impl';
-import { WindowCompanionRegistry } from '@theia-cli-companion/ai-cli-ide-companion/lib/node/window-companion-registry';
-import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test/temporary-home';
+import { IdeCompanionBackendImpl, WindowCompanionRegistry } from '@theia-cli-companion/ai-cli-ide-companion/lib/node';
+import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
 
 const FAKE_AGENT = require.resolve('@theia-cli-companion/acp-client/lib/node/test/fake-acp-agent-main.js');
 
@@ -64,7 +63,9 @@ describe('AcpChatBackendImpl', function (): void {
                 }
             },
             showTerminal: (_chat, terminal) => shown.push(terminal),
-            askPermission: async (_chat, request: acp.RequestPermissionRequest) => ({ outcome: 'selected', optionId: request.options.find(o => o.kind === 'allow_once')!.optionId }),
+            askPermission: async (_chat, request: acp.RequestPermissionRequest) => ({
+                outcome: 'selected', optionId: request.options.find(o => o.kind === 'allow_once')!.optionId
+            }),
             readTextFile: async (_chat, request) => { reads.push(request.path); return { content: 'from the window' }; },
             writeTextFile: async (_chat, request) => { writes.push({ path: request.path, content: request.content }); },
             onAgentExit: (_chat, message) => exits.push(message)
@@ -99,7 +100,8 @@ describe('AcpChatBackendImpl', function (): void {
     it('hands the agent the window\'s companion server with a secret of its own, revoked when the chat closes', async () => {
         await container.get(IdeCompanionBackendImpl).attachWindow({ rootUris: [FileUri.create(root).toString()], flavours: ['gemini'] });
         await start();
-        const created = fs.readFileSync(path.join(path.dirname(root), 'agent.jsonl'), 'utf8').trim().split('\n').map(line => JSON.parse(line)).find(entry => entry.method === 'session/new');
+        const created = fs.readFileSync(path.join(path.dirname(root), 'agent.jsonl'), 'utf8').trim().split('\n')
+            .map(line => JSON.parse(line)).find(entry => entry.method === 'session/new');
         const [server] = created.params.mcpServers;
         const window = container.get(IdeCompanionBackendImpl).currentWindow!;
         expect(server).to.deep.include({ type: 'http', name: 'theia', url: `http://127.0.0.1:${window.server.port}/mcp` });
@@ -109,7 +111,9 @@ describe('AcpChatBackendImpl', function (): void {
         expect(logged.join('\n')).to.not.contain(authorization.slice(7));
         const initialize = (auth: string) => fetch(server.url, {
             method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'agent', version: '1' } } })
+            body: JSON.stringify({
+                jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'agent', version: '1' } }
+            })
         });
         expect((await initialize(authorization)).status).to.equal(200);
         await backend.closeSession('chat-1');
@@ -195,7 +199,9 @@ describe('AcpChatBackendImpl', function (): void {
     });
 
     it('refuses a working folder that is not a workspace folder', async () => {
-        const result = await backend.startSession({ chatSessionId: 'chat-2', cwd: outside, roots: [root], agent: { name: 'Fake', command: process.execPath, args: [FAKE_AGENT], env: {} } });
+        const result = await backend.startSession({
+            chatSessionId: 'chat-2', cwd: outside, roots: [root], agent: { name: 'Fake', command: process.execPath, args: [FAKE_AGENT], env: {} }
+        });
         expect(fs.existsSync(path.join(path.dirname(root), 'agent.jsonl')), 'no agent was started').to.equal(false);
         expect(result).to.deep.equal({ ok: false, failure: { kind: 'failed', message: `The agent's folder must be one of the workspace folders, got ${outside}` } });
     });

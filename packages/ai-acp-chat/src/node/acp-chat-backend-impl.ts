@@ -3,13 +3,12 @@ import * as path from 'path';
 import type * as acp from '@agentclientprotocol/sdk';
 import { inject, injectable, named } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core/lib/common/logger';
-import { AcpAgent, AcpClientServices, AcpSession } from '@theia-cli-companion/acp-client/lib/node/acp-agent';
-import { AcpAgentNotFoundError } from '@theia-cli-companion/acp-client/lib/node/acp-agent-connection';
-import { AcpLogger } from '@theia-cli-companion/acp-client/lib/common/acp-logger';
-import { isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/workspace-boundary';
+import { AcpAgent, AcpClientServices, AcpSession, AcpAgentNotFoundError } from '@theia-cli-companion/acp-client/lib/node';
+import { AcpLogger } from '@theia-cli-companion/acp-client/lib/common';
+import { isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { AcpTerminalHost } from './acp-terminal-host';
-import { IdeCompanionBackendImpl } from '@theia-cli-companion/ai-cli-ide-companion/lib/node/ide-companion-backend-impl';
-import type { AgentCredential } from '@theia-cli-companion/ai-cli-ide-companion/lib/node/window-companion';
+import { IdeCompanionBackendImpl } from '@theia-cli-companion/ai-cli-ide-companion/lib/node';
+import type { AgentCredential } from '@theia-cli-companion/ai-cli-ide-companion/lib/node';
 import {
     AcpChatBackend, AcpChatClient, AcpPromptResult, AcpSessionInfo, AcpStartResult, StartAcpSessionRequest
 } from '../common/acp-chat-protocol';

@@ -2,9 +2,9 @@ import * as path from 'path';
 import type * as acp from '@agentclientprotocol/sdk';
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { TaskTerminalProcess, TaskTerminalProcessFactory } from '@theia/process/lib/node/task-terminal-process';
-import { OutputBuffer } from '@theia-cli-companion/acp-client/lib/common/output-buffer';
-import { isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/workspace-boundary';
-import { findExecutable } from '@theia-cli-companion/ai-cli-ide-companion/lib/node/find-executable';
+import { OutputBuffer } from '@theia-cli-companion/acp-client/lib/common';
+import { isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { findExecutable } from '@theia-cli-companion/ai-cli-ide-companion/lib/node';
 
 interface HostedTerminal {
     readonly process: TaskTerminalProcess;

@@ -1,5 +1,5 @@
 import { injectable } from '@theia/core/shared/inversify';
-import { StreamJsonLine } from '@theia-cli-companion/gemini-headless-protocol/lib/common/stream-json-line-parser';
+import { StreamJsonLine } from '@theia-cli-companion/gemini-headless-protocol/lib/common';
 import { AgentTaskClient, AgentTaskSummary } from '../common/agent-task-protocol';
 
 /**

@@ -5,7 +5,7 @@ import { nls } from '@theia/core/lib/common/nls';
 import URI from '@theia/core/lib/common/uri';
 import { EditorManager } from '@theia/editor/lib/browser/editor-manager';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
-import { APPROVAL_MODES, ApprovalMode } from '@theia-cli-companion/gemini-headless-protocol/lib/common/headless-task-args';
+import { APPROVAL_MODES, ApprovalMode } from '@theia-cli-companion/gemini-headless-protocol/lib/common';
 import { AgentTaskRequest, AgentTaskSummary } from '../common/agent-task-protocol';
 import { AgentTaskPreferences, TASKS_APPROVAL_MODE_PREF, TASKS_COMMAND_PREF, TASKS_MODEL_PREF } from '../common/agent-task-preferences';
 import { AgentTaskService } from './agent-task-service';
@@ -59,7 +59,8 @@ export class AgentTaskLauncher {
         const prefill = context ? promptPrefill(context, defaultFolder) : '';
         const prompt = await this.quickInput.input({
             title: nls.localize('theia-cli-companion/agent-tasks/promptTitle', 'Run Gemini Task'),
-            prompt: nls.localize('theia-cli-companion/agent-tasks/promptPrompt', 'What should Gemini CLI do? It runs to the end on its own; you review the changed files afterwards.'),
+            prompt: nls.localize('theia-cli-companion/agent-tasks/promptPrompt',
+                'What should Gemini CLI do? It runs to the end on its own; you review the changed files afterwards.'),
             placeHolder: nls.localize('theia-cli-companion/agent-tasks/promptPlaceholder', 'e.g. Write unit tests for @src/parser.ts'),
             value: prefill,
             valueSelection: [prefill.length, prefill.length],
@@ -89,7 +90,8 @@ export class AgentTaskLauncher {
         try {
             return await this.tasks.start({ ...request, command: this.preferences[TASKS_COMMAND_PREF] });
         } catch (error) {
-            this.messages.error(nls.localize('theia-cli-companion/agent-tasks/startFailed', 'The agent task could not start: {0}', error instanceof Error ? error.message : String(error)));
+            this.messages.error(nls.localize('theia-cli-companion/agent-tasks/startFailed',
+                'The agent task could not start: {0}', error instanceof Error ? error.message : String(error)));
             return undefined;
         }
     }

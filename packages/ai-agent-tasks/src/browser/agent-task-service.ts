@@ -3,8 +3,7 @@ import { Emitter } from '@theia/core/lib/common/event';
 import { Disposable, DisposableCollection } from '@theia/core/lib/common/disposable';
 import { ILogger } from '@theia/core/lib/common/logger';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
-import { StreamJsonLine } from '@theia-cli-companion/gemini-headless-protocol/lib/common/stream-json-line-parser';
-import { TaskTranscript, applyStreamJsonLine, emptyTranscript } from '@theia-cli-companion/gemini-headless-protocol/lib/common/task-transcript';
+import { StreamJsonLine, TaskTranscript, applyStreamJsonLine, emptyTranscript } from '@theia-cli-companion/gemini-headless-protocol/lib/common';
 import { AgentTaskClientImpl } from './agent-task-client-impl';
 import { AgentTaskBackend, AgentTaskClient, AgentTaskRequest, AgentTaskSummary, linesIn } from '../common/agent-task-protocol';
 

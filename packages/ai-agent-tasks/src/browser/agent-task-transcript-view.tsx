@@ -1,7 +1,7 @@
 import * as React from '@theia/core/shared/react';
 import { codicon } from '@theia/core/lib/browser/widgets/widget';
 import { nls } from '@theia/core/lib/common/nls';
-import { ToolCallRecord, TaskTranscript, TranscriptEntry } from '@theia-cli-companion/gemini-headless-protocol/lib/common/task-transcript';
+import { ToolCallRecord, TaskTranscript, TranscriptEntry } from '@theia-cli-companion/gemini-headless-protocol/lib/common';
 
 const json = (value: unknown) => JSON.stringify(value, undefined, 2);
 
@@ -49,7 +49,8 @@ function ToolCallView({ call, cwd }: { call: ToolCallRecord; cwd: string }): Rea
     const icon = call.status === 'running' ? 'loading codicon-modifier-spin' : call.status === 'success' ? 'check' : 'error';
     return <details className={`agent-task-tool agent-task-tool-${call.status}`} data-tool-name={call.name} data-status={call.status}>
         <summary>
-            <span className={codicon(icon)} /> <span className='agent-task-tool-name'>{call.name ?? nls.localize('theia-cli-companion/agent-tasks/unknownTool', '(unknown tool)')}</span>
+            <span className={codicon(icon)} /> <span className='agent-task-tool-name'>{call.name
+                ?? nls.localize('theia-cli-companion/agent-tasks/unknownTool', '(unknown tool)')}</span>
             <span className='agent-task-tool-brief'>{briefParameters(cwd, call.parameters)}</span>
         </summary>
         {call.parameters && <pre className='agent-task-tool-parameters'>{json(call.parameters)}</pre>}
@@ -74,8 +75,11 @@ function ResultView({ result }: { result: NonNullable<TaskTranscript['result']> 
     const tokens = (figures: { input_tokens: number; output_tokens: number; cached: number; total_tokens: number }, marked: boolean) => {
         const stat = (key: keyof typeof figures) =>
             <span data-stat={marked ? key : undefined}>{figures[key].toLocaleString()}</span>;
-        return <>{stat('input_tokens')} {nls.localize('theia-cli-companion/agent-tasks/tokensIn', 'in')} · {stat('output_tokens')} {nls.localize('theia-cli-companion/agent-tasks/tokensOut', 'out')}
-            {' · '}{stat('cached')} {nls.localize('theia-cli-companion/agent-tasks/tokensCached', 'cached')} · {stat('total_tokens')} {nls.localize('theia-cli-companion/agent-tasks/tokensTotal', 'total')}</>;
+        return <>
+            {stat('input_tokens')} {nls.localize('theia-cli-companion/agent-tasks/tokensIn',
+                'in')} · {stat('output_tokens')} {nls.localize('theia-cli-companion/agent-tasks/tokensOut', 'out')}
+            {' · '}{stat('cached')} {nls.localize('theia-cli-companion/agent-tasks/tokensCached',
+                'cached')} · {stat('total_tokens')} {nls.localize('theia-cli-companion/agent-tasks/tokensTotal', 'total')}</>;
     };
     return <div className={`agent-task-result agent-task-result-${result.status}`} data-status={result.status}>
         {result.error && <div className='agent-task-result-error'>{result.error.type}: {result.error.message}</div>}

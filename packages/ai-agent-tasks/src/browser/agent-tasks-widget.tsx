@@ -122,7 +122,8 @@ export class AgentTasksWidget extends ReactWidget {
             return undefined;
         }
         if (changes.state === 'unavailable') {
-            return <div className='agent-task-changes-unavailable'>{nls.localize('theia-cli-companion/agent-tasks/changesUnavailable', 'Changed files cannot be listed: {0}.', changes.reason)}</div>;
+            return <div className='agent-task-changes-unavailable'>{nls.localize('theia-cli-companion/agent-tasks/changesUnavailable',
+                'Changed files cannot be listed: {0}.', changes.reason)}</div>;
         }
         return <div className='agent-task-changes'>
             <div className='agent-task-changes-title'>{changes.files.length
@@ -130,16 +131,19 @@ export class AgentTasksWidget extends ReactWidget {
                 : nls.localize('theia-cli-companion/agent-tasks/noChangedFiles', 'No files changed.')}</div>
             {changes.truncated && <div className='agent-task-changes-truncated'>{nls.localize('theia-cli-companion/agent-tasks/truncated',
                 'The folder has more files than a snapshot records (20,000): changes beyond them are not listed.')}</div>}
-            {changes.files.map(change => <div key={change.path} className={`agent-task-change agent-task-change-${change.kind}`} data-path={change.relativePath} data-kind={change.kind}
+            {changes.files.map(change => <div key={change.path} className={`agent-task-change agent-task-change-${change.kind}`}
+                data-path={change.relativePath} data-kind={change.kind}
                 data-reverted={change.revertedAt ? 'true' : 'false'}>
                 <span className='agent-task-change-badge'>{CHANGE_BADGES[change.kind]}</span>
-                <span className='agent-task-change-path' title={change.path} onClick={() => change.reviewable && !change.binary && !change.revertedAt && this.review.openDiff(summary, change)}>
+                <span className='agent-task-change-path' title={change.path}
+                    onClick={() => change.reviewable && !change.binary && !change.revertedAt && this.review.openDiff(summary, change)}>
                     {change.relativePath}</span>
                 {change.revertedAt
                     ? <span className='agent-task-change-reverted'>{nls.localize('theia-cli-companion/agent-tasks/reverted', 'reverted')}</span>
                     : change.reviewable
                         ? <>
-                            {!change.binary && this.iconAction('open-diff', 'diff', nls.localize('theia-cli-companion/agent-tasks/openDiff', 'Open Diff'), () => this.review.openDiff(summary, change))}
+                            {!change.binary && this.iconAction('open-diff', 'diff', nls.localize('theia-cli-companion/agent-tasks/openDiff', 'Open Diff'),
+                                () => this.review.openDiff(summary, change))}
                             {this.iconAction('revert', 'discard', nls.localize('theia-cli-companion/agent-tasks/revert', 'Revert'), () => this.review.revert(summary, change))}
                         </>
                         : <span className='agent-task-change-note'>{nls.localize('theia-cli-companion/agent-tasks/tooLarge', 'too large to review')}</span>}

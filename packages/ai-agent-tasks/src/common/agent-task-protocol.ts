@@ -1,8 +1,5 @@
 import { RpcServer } from '@theia/core/lib/common/messaging/proxy-factory';
-import { ApprovalMode } from '@theia-cli-companion/gemini-headless-protocol/lib/common/headless-task-args';
-import { RetryNotice, TaskOutcomeKind } from '@theia-cli-companion/gemini-headless-protocol/lib/common/headless-exit';
-import { StreamJsonLine } from '@theia-cli-companion/gemini-headless-protocol/lib/common/stream-json-line-parser';
-import { TaskTranscript } from '@theia-cli-companion/gemini-headless-protocol/lib/common/task-transcript';
+import { ApprovalMode, RetryNotice, TaskOutcomeKind, StreamJsonLine, TaskTranscript } from '@theia-cli-companion/gemini-headless-protocol/lib/common';
 
 export const agentTaskServicePath = '/services/ai-cli-companion/agent-tasks';
 

@@ -1,7 +1,7 @@
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { DisposableCollection } from '@theia/core/lib/common/disposable';
 import { z } from 'zod';
-import { APPROVAL_MODES } from '@theia-cli-companion/gemini-headless-protocol/lib/common/headless-task-args';
+import { APPROVAL_MODES } from '@theia-cli-companion/gemini-headless-protocol/lib/common';
 import { AgentTaskBackend, AgentTaskClient, AgentTaskDetail, AgentTaskRequest, AgentTaskSummary, RevertResult } from '../common/agent-task-protocol';
 import { AgentTaskManager } from './agent-task-manager';
 

@@ -7,13 +7,11 @@ import { ILogger } from '@theia/core/lib/common/logger';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { EnvVariablesServer } from '@theia/core/lib/common/env-variables';
 import { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
-import { headlessTaskArgs } from '@theia-cli-companion/gemini-headless-protocol/lib/common/headless-task-args';
-import { StreamJsonLine } from '@theia-cli-companion/gemini-headless-protocol/lib/common/stream-json-line-parser';
-import { applyStreamJsonLine, emptyTranscript } from '@theia-cli-companion/gemini-headless-protocol/lib/common/task-transcript';
-import { HeadlessGeminiProcess } from '@theia-cli-companion/gemini-headless-protocol/lib/node/headless-gemini-process';
+import { headlessTaskArgs, StreamJsonLine, applyStreamJsonLine, emptyTranscript } from '@theia-cli-companion/gemini-headless-protocol/lib/common';
+import { HeadlessGeminiProcess } from '@theia-cli-companion/gemini-headless-protocol/lib/node';
 import { AgentTaskDetail, AgentTaskRequest, AgentTaskSummary, FileChange, RevertResult } from '../common/agent-task-protocol';
-import { findExecutable } from '@theia-cli-companion/ai-cli-ide-companion/lib/node/find-executable';
-import { writeFileAtomic } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/private-file';
+import { findExecutable } from '@theia-cli-companion/ai-cli-ide-companion/lib/node';
+import { writeFileAtomic } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { BlobStore } from './blob-store';
 import { AgentTaskStore } from './agent-task-store';
 import { DEFAULT_SNAPSHOT_LIMITS, WorkspaceSnapshot, compareSnapshots, takeSnapshot } from './workspace-snapshot';
@@ -56,7 +54,11 @@ export class AgentTaskManager implements BackendApplicationContribution {
             const store = new AgentTaskStore(path.join(root, 'tasks'), message => this.logger.warn(message));
             for (const detail of await store.loadAll()) {
                 if (detail.state === 'running' || detail.state === 'preparing') {
-                    Object.assign(detail, { state: 'crashed', outcomeMessage: 'The IDE\'s backend stopped while this task ran.', changes: { state: 'unavailable', reason: 'the task did not finish' } });
+                    Object.assign(detail, {
+                        state: 'crashed',
+                        outcomeMessage: 'The IDE\'s backend stopped while this task ran.',
+                        changes: { state: 'unavailable', reason: 'the task did not finish' }
+                    });
                     await store.save(detail);
                 }
                 this.tasks.set(detail.id, { detail });
@@ -99,7 +101,8 @@ export class AgentTaskManager implements BackendApplicationContribution {
         if (!executable) {
             return this.finish(task, store, {
                 state: 'not-installed',
-                outcomeMessage: `Gemini CLI was not found: "${command}" is not on the PATH of the IDE's backend. Install it with \`npm install -g @google/gemini-cli\`, or set aiCliCompanion.tasks.command.`,
+                outcomeMessage: `Gemini CLI was not found: "${command}" is not on the PATH of the IDE's backend. `
+                    + `Install it with \`npm install -g @google/gemini-cli\`, or set aiCliCompanion.tasks.command.`,
                 changes: { state: 'unavailable', reason: 'the task did not run' }
             });
         }
@@ -110,7 +113,11 @@ export class AgentTaskManager implements BackendApplicationContribution {
             this.logger.warn(`Agent task ${detail.id}: no snapshot of ${detail.request.cwd}: ${error}`);
         }
         if (task.cancelRequested) {
-            return this.finish(task, store, { state: 'cancelled', outcomeMessage: 'Cancelled before it started.', changes: { state: 'unavailable', reason: 'the task did not run' } });
+            return this.finish(task, store, {
+                state: 'cancelled',
+                outcomeMessage: 'Cancelled before it started.',
+                changes: { state: 'unavailable', reason: 'the task did not run' }
+            });
         }
         let seq = 0;
         const args = headlessTaskArgs(detail.request);

@@ -8,7 +8,7 @@ import { PreferenceService } from '@theia/core/lib/common/preferences/preference
 import { TerminalService } from '@theia/terminal/lib/browser/base/terminal-service';
 import { TerminalWidget } from '@theia/terminal/lib/browser/base/terminal-widget';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
-import { CLI_FLAVOUR_DISPLAY_NAMES, CLI_FLAVOUR_PACKAGES, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
+import { CLI_FLAVOUR_DISPLAY_NAMES, CLI_FLAVOUR_PACKAGES, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { IdeCompanionBackend } from '../common/ide-companion-protocol';
 import { flavourPreference } from '../common/ide-companion-preferences';
 import { cliCommandLine } from '../common/cli-command-line';
@@ -52,7 +52,7 @@ export class CliLauncher {
         const title = folder ? `${name} — ${folder.path.base}` : name;
         const terminal = await this.terminals.newTerminal({ title, cwd: folder?.toString(), useServerTitle: false });
         await terminal.start();
-        this.terminals.open(terminal, { mode: 'activate' });
+        void this.terminals.open(terminal, { mode: 'activate' });
         // The terminal already starts in the folder: no `cd` in front of the command the user sees.
         await terminal.executeCommand({ cwd: '', args: commandLine });
         this.output.info(nls.localize('theia-cli-companion/ide-companion/ranCli', 'Started {0} ({1}) in a terminal in {2}',
@@ -70,11 +70,14 @@ export class CliLauncher {
         const runAnyway = nls.localize('theia-cli-companion/ide-companion/runAnyway', 'Run Anyway');
         const answer = await this.messages.warn(nls.localize('theia-cli-companion/ide-companion/cliMissing',
             '{0} is not installed: "{1}" is not on the PATH of this IDE\'s terminals. Install it with: {2}', name, command, install),
-            installInTerminal, copy, runAnyway);
+        installInTerminal, copy, runAnyway);
         if (answer === installInTerminal) {
-            const terminal = await this.terminals.newTerminal({ title: nls.localize('theia-cli-companion/ide-companion/installTitle', 'Install {0}', name), useServerTitle: false });
+            const terminal = await this.terminals.newTerminal({
+                title: nls.localize('theia-cli-companion/ide-companion/installTitle', 'Install {0}', name),
+                useServerTitle: false
+            });
             await terminal.start();
-            this.terminals.open(terminal, { mode: 'activate' });
+            void this.terminals.open(terminal, { mode: 'activate' });
             terminal.sendText(`${install}\r`);
         } else if (answer === copy) {
             await this.clipboard.writeText(install);

@@ -1,5 +1,5 @@
 import { Command } from '@theia/core/lib/common/command';
-import { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
+import { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 
 const CATEGORY = 'CLI Companion';
 const CATEGORY_KEY = 'theia-cli-companion/ide-companion/category';

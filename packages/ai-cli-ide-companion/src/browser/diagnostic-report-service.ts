@@ -1,7 +1,7 @@
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { ApplicationServer } from '@theia/core/lib/common/application-protocol';
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
-import { CLI_FLAVOUR_IDS, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
+import { CLI_FLAVOUR_IDS, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { buildDiagnosticReport } from '../common/diagnostic-report';
 import { IdeCompanionBackend } from '../common/ide-companion-protocol';
 import { flavourPreference, ideCompanionPreferenceSchema } from '../common/ide-companion-preferences';

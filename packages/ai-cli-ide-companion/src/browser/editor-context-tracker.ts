@@ -7,13 +7,12 @@ import { EditorWidget } from '@theia/editor/lib/browser/editor-widget';
 import { FileService } from '@theia/filesystem/lib/browser/file-service';
 import { FileChangeType, FileOperation } from '@theia/filesystem/lib/common/files';
 import { WorkspaceTrustService } from '@theia/workspace/lib/browser/workspace-trust-service';
-import { MAX_SELECTED_TEXT_LENGTH } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-context';
+import { MAX_SELECTED_TEXT_LENGTH } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { IdeCompanionBackend } from '../common/ide-companion-protocol';
 import { CONTEXT_DEBOUNCE_PREF, CONTEXT_INCLUDE_SELECTION_PREF, IdeCompanionPreferences } from '../common/ide-companion-preferences';
 import { OpenEditorsModel } from '../common/open-editors-model';
 import { ContextUpdateScheduler, createContextUpdateScheduler } from '../common/context-update-scheduler';
 import { WindowCompanionService } from './window-companion-service';
-
 
 export interface EditorTrackingStats {
     /** Cursor and selection changes of the active editor handled. */
@@ -94,7 +93,7 @@ export class EditorContextTracker implements FrontendApplicationContribution {
         this.trustService.getWorkspaceTrust().then(trusted => {
             this.isTrusted = trusted;
             this.onCurrentEditorChanged(this.editorManager.currentEditor);
-        });
+        }).catch(error => this.logger.warn(`Could not read the workspace trust: ${error}`));
     }
 
     onStop(): void {

@@ -1,7 +1,7 @@
 import { injectable } from '@theia/core/shared/inversify';
 import { Emitter, Event } from '@theia/core/lib/common/event';
 import { CompanionEvent, DiffProposal, IdeCompanionFrontendClient, OpenFileRequest, WindowCompanionStatus } from '../common/ide-companion-protocol';
-import type { DocumentState, FileDiagnostics } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-tools';
+import type { DocumentState, FileDiagnostics } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { RpcText, toRpcText } from '../common/rpc-text';
 
 /** What handles the backend's diff requests in this window (the diff review service). */

@@ -2,7 +2,7 @@ import { inject, injectable } from '@theia/core/shared/inversify';
 import { FrontendApplicationContribution } from '@theia/core/lib/browser/frontend-application-contribution';
 import { StatusBar, StatusBarAlignment, StatusBarEntry } from '@theia/core/lib/browser/status-bar/status-bar';
 import { nls } from '@theia/core/lib/common/nls';
-import { CLI_FLAVOUR_DISPLAY_NAMES } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
+import { CLI_FLAVOUR_DISPLAY_NAMES } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { CompanionCommands } from './companion-commands';
 import { WindowCompanionService, WindowCompanionState } from './window-companion-service';
 
@@ -21,7 +21,7 @@ export class IdeCompanionStatusBarContribution implements FrontendApplicationCon
     }
 
     protected render(state: WindowCompanionState): void {
-        this.statusBar.setElement(IDE_COMPANION_STATUS_BAR_ID, {
+        void this.statusBar.setElement(IDE_COMPANION_STATUS_BAR_ID, {
             ...this.entryFor(state),
             alignment: StatusBarAlignment.LEFT,
             priority: 5,
@@ -37,7 +37,8 @@ export class IdeCompanionStatusBarContribution implements FrontendApplicationCon
             case 'disabled':
                 return {
                     text: '$(circle-slash) CLI',
-                    tooltip: `${nls.localize('theia-cli-companion/ide-companion/statusDisabled', 'CLI Companion is turned off: CLIs in this window\'s terminals run without IDE mode.')}\n${clickHint}`
+                    tooltip: `${nls.localize('theia-cli-companion/ide-companion/statusDisabled',
+                        'CLI Companion is turned off: CLIs in this window\'s terminals run without IDE mode.')}\n${clickHint}`
                 };
             case 'failed':
                 return {
@@ -57,7 +58,8 @@ export class IdeCompanionStatusBarContribution implements FrontendApplicationCon
                 ? nls.localize('theia-cli-companion/ide-companion/statusSessions', 'Connected CLI sessions:')
                 : nls.localize('theia-cli-companion/ide-companion/statusNoSessions', 'No CLI connected. Run `gemini` or `qwen` in a terminal of this window, then `/ide enable`.'),
             ...status.sessions.map(session =>
-                `• ${session.clientLabel}: ${session.clientName} ${session.clientVersion} (${nls.localize('theia-cli-companion/ide-companion/since', 'since {0}', new Date(session.connectedAt).toLocaleTimeString())})`),
+                `• ${session.clientLabel}: ${session.clientName} ${session.clientVersion} (${nls.localize('theia-cli-companion/ide-companion/since',
+                    'since {0}', new Date(session.connectedAt).toLocaleTimeString())})`),
             ...(status.pendingDiffs.length
                 ? [nls.localize('theia-cli-companion/ide-companion/statusDiffs', '{0} diff(s) waiting for review', String(status.pendingDiffs.length))]
                 : []),

@@ -1,5 +1,4 @@
-import { ShellTerminalServerProxy } from '@theia/terminal/lib/common/shell-terminal-protocol';
-import { IShellTerminalServerOptions } from '@theia/terminal/lib/common/shell-terminal-protocol';
+import { ShellTerminalServerProxy, IShellTerminalServerOptions } from '@theia/terminal/lib/common/shell-terminal-protocol';
 import { TaskServer, TaskConfiguration } from '@theia/task/lib/common/task-protocol';
 
 export type WindowEnvironmentProvider = () => Promise<Record<string, string>>;

@@ -3,7 +3,7 @@ import { Emitter, Event } from '@theia/core/lib/common/event';
 import { ILogger } from '@theia/core/lib/common/logger';
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
-import { CLI_FLAVOUR_IDS, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
+import { CLI_FLAVOUR_IDS, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { IdeCompanionBackend, WindowCompanionStatus } from '../common/ide-companion-protocol';
 import { COMPANION_ENABLED_PREF, flavourPreference, IdeCompanionPreferences } from '../common/ide-companion-preferences';
 import { IdeCompanionFrontendClientImpl } from './ide-companion-frontend-client-impl';
@@ -60,14 +60,14 @@ export class WindowCompanionService {
         this.workspaceService.onWorkspaceChanged(() => this.enqueue(() => this.syncRoots()));
         this.preferences.onPreferenceChanged(change => {
             if (change.preferenceName === COMPANION_ENABLED_PREF || /^aiCliCompanion\.[a-z]+\.enabled$/.test(change.preferenceName)) {
-                this.applyPreferences();
+                void this.applyPreferences();
             }
         });
         const connection = this.backend as unknown as { onDidOpenConnection?: Event<void> };
         // After the backend connection is re-established the per-connection service is new: re-attach.
         connection.onDidOpenConnection?.(() => {
             if (this._state.kind === 'running') {
-                this.applyPreferences(true);
+                void this.applyPreferences(true);
             }
         });
         this.settled = this.enqueue(async () => {

@@ -6,7 +6,7 @@ import { EditorManager } from '@theia/editor/lib/browser/editor-manager';
 import { ProblemManager } from '@theia/markers/lib/browser/problem/problem-manager';
 import { MonacoTextModelService } from '@theia/monaco/lib/browser/monaco-text-model-service';
 import { DiagnosticSeverity } from '@theia/core/shared/vscode-languageserver-protocol';
-import type { Diagnostic, DocumentState, FileDiagnostics } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-tools';
+import type { Diagnostic, DocumentState, FileDiagnostics } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { OpenFileRequest } from '../common/ide-companion-protocol';
 import { IdeCompanionFrontendClientImpl } from './ide-companion-frontend-client-impl';
 

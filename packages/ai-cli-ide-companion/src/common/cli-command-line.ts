@@ -1,4 +1,4 @@
-import { CLI_FLAVOUR_PACKAGES, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
+import { CLI_FLAVOUR_PACKAGES, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 
 /** The command line a "Run" command types into its terminal; bad preference values fall back to the defaults. */
 export function cliCommandLine(flavour: CliFlavourId, command: unknown, args: unknown): string[] {

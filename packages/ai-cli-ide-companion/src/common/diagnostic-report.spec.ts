@@ -9,7 +9,9 @@ const input: DiagnosticReportInput = {
         port: 41234,
         flavours: ['gemini'],
         workspaceRoots: ['/work/project'],
-        sessions: [{ sessionId: 's-1', flavour: 'gemini', clientLabel: 'Gemini CLI', clientName: 'stdio-client', clientVersion: '0.61.0', connectedAt: Date.UTC(2026, 10, 29, 11, 0, 0) }],
+        sessions: [{
+            sessionId: 's-1', flavour: 'gemini', clientLabel: 'Gemini CLI', clientName: 'stdio-client', clientVersion: '0.61.0', connectedAt: Date.UTC(2026, 10, 29, 11, 0, 0)
+        }],
         discoveryFiles: [{ flavour: 'gemini', path: '/tmp/gemini/ide/gemini-ide-server-1-41234.json' }],
         pendingDiffs: [{ id: 'd-1', sessionId: 's-1', filePath: '/work/project/a.ts', openedAt: Date.UTC(2026, 10, 29, 11, 30, 0) }],
         terminalEnvironment: { GEMINI_CLI_IDE_SERVER_PORT: '41234' }

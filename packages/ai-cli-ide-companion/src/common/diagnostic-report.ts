@@ -1,4 +1,4 @@
-import { CLI_FLAVOUR_DISPLAY_NAMES, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
+import { CLI_FLAVOUR_DISPLAY_NAMES, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { CompanionEvent, WindowCompanionStatus } from './ide-companion-protocol';
 
 export interface DiagnosticReportInput {
@@ -49,7 +49,8 @@ export function buildDiagnosticReport(input: DiagnosticReportInput): string {
             `## Sessions (${status.sessions.length})`,
             '',
             ...status.sessions.map(session =>
-                `- ${session.clientLabel}: ${session.clientName} ${session.clientVersion}, connected ${new Date(session.connectedAt).toISOString()} (session ${session.sessionId})`),
+                `- ${session.clientLabel}: ${session.clientName} ${session.clientVersion}, connected ${new Date(session.connectedAt).toISOString()}`
+                    + ` (session ${session.sessionId})`),
             '',
             `## Pending diffs (${status.pendingDiffs.length})`,
             '',

@@ -1,10 +1,9 @@
 import { interfaces } from '@theia/core/shared/inversify';
 import { nls } from '@theia/core/lib/common/nls';
 import { PreferenceContribution, PreferenceSchema } from '@theia/core/lib/common/preferences/preference-schema';
-import { PreferenceProxy } from '@theia/core/lib/common/preferences/preference-proxy';
+import { PreferenceProxy, createPreferenceProxy } from '@theia/core/lib/common/preferences/preference-proxy';
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
-import { createPreferenceProxy } from '@theia/core/lib/common/preferences/preference-proxy';
-import { CLI_FLAVOUR_DISPLAY_NAMES, CLI_FLAVOUR_IDS, CLI_FLAVOUR_PACKAGES, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
+import { CLI_FLAVOUR_DISPLAY_NAMES, CLI_FLAVOUR_IDS, CLI_FLAVOUR_PACKAGES, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 
 export const COMPANION_ENABLED_PREF = 'aiCliCompanion.enabled';
 export const CONTEXT_DEBOUNCE_PREF = 'aiCliCompanion.context.debounceMs';
@@ -47,6 +46,7 @@ export const ideCompanionPreferenceSchema: PreferenceSchema = {
             type: 'boolean',
             default: true,
             description: nls.localize('theia-cli-companion/ide-companion/enabled',
+                // eslint-disable-next-line @stylistic/max-len -- an nls default text is one string literal, and this one alone is longer than a line
                 'Run a CLI Companion server for each window, so Gemini CLI and Qwen Code started in its terminals connect to it (IDE mode). Turning it off stops the server and disconnects every CLI at once.')
         },
         ...Object.assign({}, ...CLI_FLAVOUR_IDS.map(flavourProperties)),
@@ -56,6 +56,7 @@ export const ideCompanionPreferenceSchema: PreferenceSchema = {
             minimum: 0,
             maximum: 2000,
             description: nls.localize('theia-cli-companion/ide-companion/debounceMs',
+                // eslint-disable-next-line @stylistic/max-len -- an nls default text is one string literal, and this one alone is longer than a line
                 'How long (ms) the editor must be still before the open files, cursor and selection are sent to connected CLIs. Continuous typing or cursor movement still sends an update at least every 5 × this delay (at least 250 ms).')
         },
         [CONTEXT_INCLUDE_SELECTION_PREF]: {

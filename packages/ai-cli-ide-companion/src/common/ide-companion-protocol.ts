@@ -1,8 +1,8 @@
 import { RpcServer } from '@theia/core/lib/common/messaging/proxy-factory';
-import { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
+import { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { WindowEditorState } from './open-editors-model';
 import { RpcText } from './rpc-text';
-import type { DocumentState, FileDiagnostics } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-tools';
+import type { DocumentState, FileDiagnostics } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 
 /** Open a file in the window's editor, optionally at a line range (1-based). */
 export interface OpenFileRequest {

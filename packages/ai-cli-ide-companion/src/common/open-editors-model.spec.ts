@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { MAX_OPEN_FILES, MAX_SELECTED_TEXT_LENGTH } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-context';
+import { MAX_OPEN_FILES, MAX_SELECTED_TEXT_LENGTH } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { OpenEditorsModel, truncateSelection } from './open-editors-model';
 import { createContextUpdateScheduler } from './context-update-scheduler';
 

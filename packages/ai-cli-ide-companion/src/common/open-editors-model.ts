@@ -1,4 +1,4 @@
-import { MAX_OPEN_FILES, MAX_SELECTED_TEXT_LENGTH } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-context';
+import { MAX_OPEN_FILES, MAX_SELECTED_TEXT_LENGTH } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 
 /** What the frontend knows about one open file editor; URIs, not paths: the backend knows its OS. */
 export interface OpenEditorState {

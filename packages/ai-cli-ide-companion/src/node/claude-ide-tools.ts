@@ -4,10 +4,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import {
     CLAUDE_DIFF_ANSWER, ClaudeCloseTabArgumentsSchema, ClaudeDocumentArgumentsSchema, ClaudeGetDiagnosticsArgumentsSchema, ClaudeNoArgumentsSchema,
-    ClaudeOpenDiffArgumentsSchema, ClaudeOpenFileArgumentsSchema, ClaudeSelectionChanged, ClaudeToolName
-} from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/claude-code-ide';
-import { Diagnostic } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-tools';
-import { IdeContext } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-context';
+    ClaudeOpenDiffArgumentsSchema, ClaudeOpenFileArgumentsSchema, ClaudeSelectionChanged, ClaudeToolName, Diagnostic, IdeContext
+} from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { IdeCompanionFrontendClient } from '../common/ide-companion-protocol';
 import { CompanionLogger } from './companion-logger';
 import { DiffReviewManager } from './diff-review-manager';
@@ -79,7 +77,11 @@ export class ClaudeIdeTools {
         }));
         tool(ClaudeToolName.GET_WORKSPACE_FOLDERS, 'The workspace folders of the Theia window.', ClaudeNoArgumentsSchema, async () => {
             const roots = this.options.roots();
-            return json({ success: true, folders: roots.map(root => ({ name: path.basename(root), uri: FileUri.create(root).toString(), path: root })), rootPath: roots[0] ?? null });
+            return json({
+                success: true,
+                folders: roots.map(root => ({ name: path.basename(root), uri: FileUri.create(root).toString(), path: root })),
+                rootPath: roots[0] ?? null
+            });
         });
         tool(ClaudeToolName.GET_CURRENT_SELECTION, 'The active editor\'s selection (or cursor); 0-based.', ClaudeNoArgumentsSchema, async () => {
             const selection = this.options.currentSelection();

@@ -3,9 +3,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { WebSocket } from 'ws';
 import { FileUri } from '@theia/core/lib/common/file-uri';
-import { ClaudeCodeFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/claude-code-flavour';
-import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/gemini-cli-flavour';
-import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test/temporary-home';
+import { ClaudeCodeFlavour, GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
 import { toRpcText } from '../common/rpc-text';
 import { WindowCompanion } from './window-companion';
 import { RecordingLogger } from './test/recording-logger';
@@ -23,7 +22,11 @@ class ClaudeWire {
     }
     static async open(port: number, headers: Record<string, string>, protocols: string[] = ['mcp']): Promise<ClaudeWire> {
         const socket = new WebSocket(`ws://127.0.0.1:${port}`, protocols, { headers });
-        await new Promise<void>((resolve, reject) => { socket.once('open', () => resolve()); socket.once('error', reject); socket.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`))); });
+        await new Promise<void>((resolve, reject) => {
+            socket.once('open', () => resolve());
+            socket.once('error', reject);
+            socket.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+        });
         return new ClaudeWire(socket);
     }
     async request(method: string, params: Record<string, unknown> = {}): Promise<RpcMessage> {
@@ -135,7 +138,9 @@ describe('Claude Code WebSocket endpoint', () => {
         const tools = ((await wire.request('tools/list')).result as { tools: { name: string }[] }).tools.map(tool => tool.name).sort();
         expect(tools).to.deep.equal(['checkDocumentDirty', 'closeAllDiffTabs', 'close_tab', 'getCurrentSelection', 'getDiagnostics', 'getLatestSelection',
             'getOpenEditors', 'getWorkspaceFolders', 'openDiff', 'openFile', 'saveDocument']);
-        expect(window.status.sessions.find(session => session.flavour === 'claude')).to.deep.include({ clientLabel: 'Claude Code', clientName: 'claude-code', clientVersion: '2.1.332' });
+        expect(window.status.sessions.find(session => session.flavour === 'claude')).to.deep.include({
+            clientLabel: 'Claude Code', clientName: 'claude-code', clientVersion: '2.1.332'
+        });
         const real = fs.realpathSync(workspace);
         const file = path.join(real, 'a.ts');
 
@@ -150,7 +155,10 @@ describe('Claude Code WebSocket endpoint', () => {
                 selection: { start: { line: 1, character: 0 }, end: { line: 2, character: 0 } }
             }]
         });
-        const expected = { text: 'const b = 2;\n', filePath: file, fileUrl: FileUri.create(file).toString(), selection: { start: { line: 1, character: 0 }, end: { line: 2, character: 0 }, isEmpty: false } };
+        const expected = {
+            text: 'const b = 2;\n', filePath: file, fileUrl: FileUri.create(file).toString(),
+            selection: { start: { line: 1, character: 0 }, end: { line: 2, character: 0 }, isEmpty: false }
+        };
         await until(() => wire.notifications('selection_changed').length === 1, 'selection_changed');
         expect(wire.notifications('selection_changed')[0]).to.deep.equal(expected);
         expect(JSON.parse((await wire.call('getCurrentSelection')).texts[0])).to.deep.equal({ success: true, ...expected });
@@ -158,9 +166,14 @@ describe('Claude Code WebSocket endpoint', () => {
         await window.setEditorState({ isTrusted: true, openFiles: [{ uri: FileUri.create(file).toString(), timestamp: 1 }] });
         expect(JSON.parse((await wire.call('getCurrentSelection')).texts[0]).success).to.equal(false);
         expect(JSON.parse((await wire.call('getLatestSelection')).texts[0])).to.deep.equal({ success: true, ...expected });
-        expect(JSON.parse((await wire.call('getOpenEditors')).texts[0])).to.deep.equal({ tabs: [{ uri: FileUri.create(file).toString(), isActive: false, label: 'a.ts', fileName: file }] });
+        expect(JSON.parse((await wire.call('getOpenEditors')).texts[0])).to.deep.equal({
+            tabs: [{ uri: FileUri.create(file).toString(), isActive: false, label: 'a.ts', fileName: file }]
+        });
 
-        frontend.diagnostics = [{ filePath: file, diagnostics: [{ severity: 'error', message: 'b is unused', source: 'ts', code: '6133', range: { start: { line: 2, character: 7 }, end: { line: 2, character: 8 } } }] }];
+        frontend.diagnostics = [{
+            filePath: file,
+            diagnostics: [{ severity: 'error', message: 'b is unused', source: 'ts', code: '6133', range: { start: { line: 2, character: 7 }, end: { line: 2, character: 8 } } }]
+        }];
         expect(JSON.parse((await wire.call('getDiagnostics', { uri: FileUri.create(file).toString() })).texts[0])).to.deep.equal([{
             uri: FileUri.create(file).toString(),
             diagnostics: [{ message: 'b is unused', severity: 'Error', source: 'ts', code: '6133', range: { start: { line: 1, character: 6 }, end: { line: 1, character: 7 } } }]

@@ -4,12 +4,10 @@ import { randomUUID } from 'crypto';
 import { WebSocket, WebSocketServer } from 'ws';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Emitter, Event } from '@theia/core/lib/common/event';
-import { tokensEqual } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/auth-token';
-import { COMPANION_SERVER_INFO } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/companion-identity';
+import { tokensEqual } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import {
-    CLAUDE_CODE_AUTH_HEADER, CLAUDE_CODE_SUBPROTOCOL, ClaudeIdeConnectedSchema, ClaudeNotificationMethod
-} from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/claude-code-ide';
-import { CLI_FLAVOUR_DISPLAY_NAMES } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
+    COMPANION_SERVER_INFO, CLAUDE_CODE_AUTH_HEADER, CLAUDE_CODE_SUBPROTOCOL, ClaudeIdeConnectedSchema, ClaudeNotificationMethod, CLI_FLAVOUR_DISPLAY_NAMES
+} from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { CliSessionInfo } from '../common/ide-companion-protocol';
 import { CompanionLogger } from './companion-logger';
 import { describe } from './describe-error';

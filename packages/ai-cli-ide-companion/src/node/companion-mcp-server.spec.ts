@@ -7,7 +7,9 @@ import { rawRequest } from './test/raw-http';
 import { connectTestClient, until } from './test/mcp-test-client';
 
 const TOKEN = 'a'.repeat(43);
-const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+const initialize = JSON.stringify({
+    jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } }
+});
 
 const connectClient = (port: number, name = 'spec-client', token = TOKEN) => connectTestClient(port, token, name);
 
@@ -15,7 +17,9 @@ describe('CompanionMcpServer', () => {
     let server: CompanionMcpServer;
     let logger: RecordingLogger;
     let port: number;
-    const json = (extra: Record<string, string> = {}) => ({ 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Host: `127.0.0.1:${port}`, Authorization: `Bearer ${TOKEN}`, ...extra });
+    const json = (extra: Record<string, string> = {}) => ({
+        'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Host: `127.0.0.1:${port}`, Authorization: `Bearer ${TOKEN}`, ...extra
+    });
 
     beforeEach(async () => {
         logger = new RecordingLogger();
@@ -54,7 +58,8 @@ describe('CompanionMcpServer', () => {
                 expect(response.status, host).to.equal(403);
             }
             const noHost = await new Promise<string>((resolve, reject) => {
-                const socket = net.connect(port, '127.0.0.1', () => socket.end(`POST /mcp HTTP/1.0\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${initialize.length}\r\n\r\n${initialize}`));
+                const socket = net.connect(port, '127.0.0.1', () => socket.end(`POST /mcp HTTP/1.0\r\nAuthorization: Bearer ${TOKEN}\r\n`
+                    + `Content-Type: application/json\r\nContent-Length: ${initialize.length}\r\n\r\n${initialize}`));
                 let data = '';
                 socket.on('data', chunk => data += chunk).on('end', () => resolve(data)).on('error', reject);
             });
@@ -76,7 +81,9 @@ describe('CompanionMcpServer', () => {
         it('400 without a session for anything but initialize; 404 for unknown sessions', async () => {
             const noSession = await rawRequest(port, { headers: json(), body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
             expect(noSession.status).to.equal(400);
-            const unknown = await rawRequest(port, { headers: json({ 'Mcp-Session-Id': 'no-such-session' }), body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+            const unknown = await rawRequest(port, {
+                headers: json({ 'Mcp-Session-Id': 'no-such-session' }), body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })
+            });
             expect(unknown.status).to.equal(404);
             const unknownStream = await rawRequest(port, { method: 'GET', headers: json({ 'Mcp-Session-Id': 'no-such-session' }) });
             expect(unknownStream.status).to.equal(404);
@@ -145,7 +152,7 @@ describe('CompanionMcpServer', () => {
             const a = await connectClient(port);
             await until(() => opened.length === 1, 'event stream');
             // Drop the SSE stream the way a killed process does, without a DELETE.
-            await (a.transport as unknown as { _abortController?: AbortController })._abortController?.abort();
+            (a.transport as unknown as { _abortController?: AbortController })._abortController?.abort();
             await until(() => server.connectedSessions.length === 0, 'the session to end', 3000);
             expect(logger.lines.some(line => line.includes('lost its event stream'))).to.equal(true);
         });

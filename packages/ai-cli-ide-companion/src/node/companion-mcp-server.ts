@@ -5,8 +5,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter, Event } from '@theia/core/lib/common/event';
-import { COMPANION_SERVER_INFO, MCP_ENDPOINT_PATH } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/companion-identity';
-import { IdeNotification, IdeNotificationSchema } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-notifications';
+import { COMPANION_SERVER_INFO, MCP_ENDPOINT_PATH, IdeNotification, IdeNotificationSchema } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { CliSessionInfo, SessionCredential } from '../common/ide-companion-protocol';
 import { CompanionLogger } from './companion-logger';
 import { createMcpRequestGuard, jsonRpcError } from './mcp-request-guard';
@@ -165,7 +164,8 @@ export class CompanionMcpServer {
                 clientVersion: client?.version ?? '',
                 connectedAt: Date.now()
             };
-            this.options.logger.info(`CLI session ${session.id} connected: ${session.info.clientName} ${session.info.clientVersion} (${credential.flavour ? `with the ${credential.flavour} discovery token` : `as ${credential.label}`})`);
+            this.options.logger.info(`CLI session ${session.id} connected: ${session.info.clientName} ${session.info.clientVersion} `
+                + `(${credential.flavour ? `with the ${credential.flavour} discovery token` : `as ${credential.label}`})`);
             this.fireSessionsChanged();
         };
         transport.onclose = () => {

@@ -2,9 +2,9 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
 import { connectTestClient, TestClient, until } from './test/mcp-test-client';
-import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test/temporary-home';
+import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/gemini-cli-flavour';
+import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { toRpcText } from '../common/rpc-text';
 import { WindowCompanion } from './window-companion';
 import { RecordingLogger } from './test/recording-logger';
@@ -32,7 +32,9 @@ describe('DiffReviewManager', () => {
         fs.mkdirSync(path.join(root, 'ws', 'dir'), { recursive: true });
         file = path.join(root, 'ws', 'a.txt');
         fs.writeFileSync(file, 'old\n');
-        window = new WindowCompanion({ windowId: '00000000-0000-4000-8000-000000000001', flavours: [GeminiCliFlavour], logger: new RecordingLogger(), serverPid: process.pid, streamGraceMs: 200 });
+        window = new WindowCompanion({
+            windowId: '00000000-0000-4000-8000-000000000001', flavours: [GeminiCliFlavour], logger: new RecordingLogger(), serverPid: process.pid, streamGraceMs: 200
+        });
         await window.start([path.join(root, 'ws')]);
         browser = new RecordingWindow();
         window.attachFrontend(browser);

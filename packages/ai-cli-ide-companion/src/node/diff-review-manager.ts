@@ -4,8 +4,7 @@ import { randomUUID } from 'crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { FileUri } from '@theia/core/lib/common/file-uri';
-import { CloseDiffArgumentsSchema, IdeToolName, OpenDiffArgumentsSchema } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-tools';
-import { IdeNotificationMethod } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-notifications';
+import { CloseDiffArgumentsSchema, IdeToolName, OpenDiffArgumentsSchema, IdeNotificationMethod } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { CliSessionInfo, DiffOutcome, IdeCompanionFrontendClient } from '../common/ide-companion-protocol';
 import { fromRpcText, toRpcText } from '../common/rpc-text';
 import { Emitter, Event } from '@theia/core/lib/common/event';
@@ -13,7 +12,7 @@ import { CompanionLogger } from './companion-logger';
 import { CompanionMcpServer } from './companion-mcp-server';
 import { describe } from './describe-error';
 import { LooseRegisterTool, toolError } from './mcp-tool-results';
-import { isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/workspace-boundary';
+import { isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 
 export interface OpenDiff {
     readonly id: string;
@@ -274,7 +273,6 @@ export class DiffReviewManager {
         return true;
     }
 }
-
 
 function closeResult(content: string | null): CallToolResult {
     return { content: [{ type: 'text', text: JSON.stringify({ content }) }] };

@@ -1,7 +1,6 @@
 import * as path from 'path';
-import { StdioConfig } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/discovery-files';
-import { CliFlavour, DiscoveryEndpoint } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/cli-flavour';
-import { ensurePrivateDirectory, removeFileSync, writePrivateFileAtomic } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/private-file';
+import { StdioConfig } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
+import { CliFlavour, DiscoveryEndpoint, ensurePrivateDirectory, removeFileSync, writePrivateFileAtomic } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 
 /**
  * The discovery files of one window server, one per advertised CLI flavour. Writes are atomic and

@@ -2,7 +2,7 @@ import { inject, injectable } from '@theia/core/shared/inversify';
 import { DisposableCollection } from '@theia/core/lib/common/disposable';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { WindowEditorState } from '../common/open-editors-model';
-import { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
+import { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { AttachWindowRequest, CompanionEvent, DiffOutcome, IdeCompanionBackend, IdeCompanionFrontendClient, WindowCompanionStatus } from '../common/ide-companion-protocol';
 import { findExecutable } from './find-executable';
 import type { WindowCompanion } from './window-companion';

@@ -1,5 +1,5 @@
 import { FileUri } from '@theia/core/lib/common/file-uri';
-import { IdeContext, IdeContextSchema } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-context';
+import { IdeContext, IdeContextSchema } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { truncateSelection, WindowEditorState } from '../common/open-editors-model';
 
 /**

@@ -3,16 +3,15 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { FileUri } from '@theia/core/lib/common/file-uri';
-import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/gemini-cli-flavour';
-import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test/temporary-home';
+import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
 import { connectTestClient, TestClient, until } from './test/mcp-test-client';
 import { RecordingLogger } from './test/recording-logger';
 import { RecordingWindow } from './test/recording-window';
 import { AgentCredential, WindowCompanion } from './window-companion';
-import { IDE_CONTEXT_TOOL_NAMES } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-tools';
+import { IDE_CONTEXT_TOOL_NAMES } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 
 const IDE_TOOLS = [...IDE_CONTEXT_TOOL_NAMES].sort();
-
 
 /** The IDE tools an agent calls on its window, and the per-agent secret that lets it in. */
 describe('IdeContextTools on a window server, for an ACP agent', () => {
@@ -27,7 +26,9 @@ describe('IdeContextTools on a window server, for an ACP agent', () => {
         home = useTemporaryHome();
         root = path.join(home.dir, 'project');
         fs.mkdirSync(path.join(root, 'src'), { recursive: true });
-        window = new WindowCompanion({ windowId: '00000000-0000-4000-8000-000000000001', flavours: [GeminiCliFlavour], logger: new RecordingLogger(), serverPid: process.pid, streamGraceMs: 200 });
+        window = new WindowCompanion({
+            windowId: '00000000-0000-4000-8000-000000000001', flavours: [GeminiCliFlavour], logger: new RecordingLogger(), serverPid: process.pid, streamGraceMs: 200
+        });
         await window.start([root]);
         browser = new RecordingWindow();
         window.attachFrontend(browser);
@@ -76,7 +77,10 @@ describe('IdeContextTools on a window server, for an ACP agent', () => {
 
     it('asks the window for problems, dirty state, saving and opening, for workspace files only', async () => {
         const file = path.join(fs.realpathSync(root), 'src', 'a.ts');
-        browser.diagnostics = [{ filePath: file, diagnostics: [{ severity: 'error', message: 'Cannot find name x', source: 'ts', range: { start: { line: 2, character: 1 }, end: { line: 2, character: 2 } } }] }];
+        browser.diagnostics = [{
+            filePath: file,
+            diagnostics: [{ severity: 'error', message: 'Cannot find name x', source: 'ts', range: { start: { line: 2, character: 1 }, end: { line: 2, character: 2 } } }]
+        }];
         browser.documents.set(file, true);
         expect(json(await call('getDiagnostics', { filePath: file })).files).to.deep.equal(browser.diagnostics);
         expect(json(await call('getDiagnostics')).files).to.have.length(1);

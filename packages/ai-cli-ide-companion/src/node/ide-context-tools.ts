@@ -3,10 +3,9 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { z } from 'zod';
 import {
-    DocumentArgumentsSchema, GetDiagnosticsArgumentsSchema, IdeContextToolName, NoArgumentsSchema, OpenFileArgumentsSchema
-} from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-tools';
-import { IdeContext } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-context';
-import { isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/workspace-boundary';
+    DocumentArgumentsSchema, GetDiagnosticsArgumentsSchema, IdeContextToolName, NoArgumentsSchema, OpenFileArgumentsSchema, IdeContext
+} from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
+import { isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { IdeCompanionFrontendClient } from '../common/ide-companion-protocol';
 import { CompanionLogger } from './companion-logger';
 import { textResult, validatedTools } from './mcp-tool-results';
@@ -36,14 +35,17 @@ export class IdeContextTools {
             validated(name, description, schema, async args => textResult(JSON.stringify(await run(args))));
         tool(IdeContextToolName.GET_WORKSPACE_FOLDERS, 'Lists the workspace folders open in the Theia window: {"folders": [{"path", "name"}]}.', NoArgumentsSchema,
             async () => ({ folders: this.options.roots().map(root => ({ path: root, name: path.basename(root) })) }));
-        tool(IdeContextToolName.GET_OPEN_EDITORS, 'Lists the files open in the Theia window, most recently used first, with the cursor (1-based) and selection of the active one.', NoArgumentsSchema,
+        tool(IdeContextToolName.GET_OPEN_EDITORS,
+            'Lists the files open in the Theia window, most recently used first, with the cursor (1-based) and selection of the active one.', NoArgumentsSchema,
             async () => ({ editors: this.options.context()?.workspaceState?.openFiles ?? [] }));
-        tool(IdeContextToolName.GET_CURRENT_SELECTION, 'The active editor\'s file, cursor (1-based) and selected text; {"filePath": null} when no file editor is active.', NoArgumentsSchema,
+        tool(IdeContextToolName.GET_CURRENT_SELECTION,
+            'The active editor\'s file, cursor (1-based) and selected text; {"filePath": null} when no file editor is active.', NoArgumentsSchema,
             async () => {
                 const active = this.options.context()?.workspaceState?.openFiles?.find(file => file.isActive);
                 return active ? { filePath: active.path, cursor: active.cursor ?? null, selectedText: active.selectedText ?? '' } : { filePath: null };
             });
-        tool(IdeContextToolName.GET_DIAGNOSTICS, 'Problems (errors, warnings) Theia knows for one file, or for every file when filePath is omitted; positions 1-based.', GetDiagnosticsArgumentsSchema,
+        tool(IdeContextToolName.GET_DIAGNOSTICS,
+            'Problems (errors, warnings) Theia knows for one file, or for every file when filePath is omitted; positions 1-based.', GetDiagnosticsArgumentsSchema,
             async ({ filePath }) => ({ files: await this.window.getDiagnostics(filePath ? await this.uriInWorkspace(filePath) : undefined) }));
         tool(IdeContextToolName.CHECK_DOCUMENT_DIRTY, 'Whether the file is open in an editor and has unsaved changes: {"filePath", "isOpen", "isDirty"}.', DocumentArgumentsSchema,
             async ({ filePath }) => this.window.getDocumentState(await this.uriInWorkspace(filePath)));

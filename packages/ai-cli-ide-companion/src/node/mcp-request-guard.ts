@@ -1,5 +1,5 @@
 import type { Request, Response, NextFunction, RequestHandler } from 'express';
-import { matchBearer } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/auth-token';
+import { matchBearer } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { SessionCredential } from '../common/ide-companion-protocol';
 
 export interface McpRequestGuardOptions {

@@ -1,4 +1,4 @@
-import { StdioConfig } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/discovery-files';
+import { StdioConfig } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 
 /**
  * The discovery files' `stdio` entry: Node running our bridge script with the file to read.

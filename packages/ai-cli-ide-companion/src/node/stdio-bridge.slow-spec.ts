@@ -1,12 +1,12 @@
 import { expect } from 'chai';
-import { IDE_CONTEXT_TOOL_NAMES } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-tools';
+import { IDE_CONTEXT_TOOL_NAMES } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/gemini-cli-flavour';
-import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test/temporary-home';
+import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
 import { resolveBridgeScript, stdioBridgeCommand } from './stdio-bridge-command';
 import { WindowCompanion } from './window-companion';
 import { RecordingLogger } from './test/recording-logger';

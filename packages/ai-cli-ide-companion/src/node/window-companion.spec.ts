@@ -1,13 +1,12 @@
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
-import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/gemini-cli-flavour';
-import { QwenCodeFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/qwen-code-flavour';
+import { GeminiCliFlavour, QwenCodeFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { WindowCompanion } from './window-companion';
 import { RecordingLogger } from './test/recording-logger';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { connectTestClient, until } from './test/mcp-test-client';
-import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test/temporary-home';
+import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
 
 const connect = (port: number, token: string) => connectTestClient(port, token);
 
@@ -88,12 +87,17 @@ describe('WindowCompanion', () => {
                 { uri: 'untitled:Untitled-1', timestamp: 1 }
             ]
         });
-        const expected = { workspaceState: { isTrusted: true, openFiles: [{ path: file, timestamp: 2, isActive: true, cursor: { line: 3, character: 4 }, selectedText: 'x'.repeat(16384) }] } };
+        const expected = {
+            workspaceState: { isTrusted: true, openFiles: [{ path: file, timestamp: 2, isActive: true, cursor: { line: 3, character: 4 }, selectedText: 'x'.repeat(16384) }] }
+        };
         await until(() => first.updates.length === 1);
         expect(first.updates[0]).to.deep.equal(expected);
 
         // The same state again is not sent again.
-        await window.setEditorState({ isTrusted: true, openFiles: [{ uri: FileUri.create(file).toString(), timestamp: 2, isActive: true, cursor: { line: 3, character: 4 }, selectedText: 'x'.repeat(20000) }] });
+        await window.setEditorState({
+            isTrusted: true,
+            openFiles: [{ uri: FileUri.create(file).toString(), timestamp: 2, isActive: true, cursor: { line: 3, character: 4 }, selectedText: 'x'.repeat(20000) }]
+        });
         const second = await connect(window.server.port, window.endpointFor('gemini').authToken);
         await until(() => second.updates.length === 1);
         expect(second.updates[0]).to.deep.equal(expected);

@@ -1,18 +1,15 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { Emitter, Event } from '@theia/core/lib/common/event';
-import { createAuthToken } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/auth-token';
-import { CliFlavour, DiscoveryEndpoint } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/cli-flavour';
-import { StdioConfig } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/discovery-files';
-import { IdeContext } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-context';
-import { IdeNotificationMethod } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-notifications';
-import { CLI_FLAVOUR_DISPLAY_NAMES, CliFlavourId, WEBSOCKET_FLAVOUR_IDS } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
-import { ClaudeAtMentioned, ClaudeAtMentionedSchema, ClaudeNotificationMethod, ClaudeSelectionChanged } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/claude-code-ide';
-import { MCP_ENDPOINT_PATH } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/companion-identity';
+import { createAuthToken, CliFlavour, DiscoveryEndpoint } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import {
+    StdioConfig, IdeContext, IdeNotificationMethod, CLI_FLAVOUR_DISPLAY_NAMES, CliFlavourId, WEBSOCKET_FLAVOUR_IDS, ClaudeAtMentioned, ClaudeAtMentionedSchema,
+    ClaudeNotificationMethod, ClaudeSelectionChanged, MCP_ENDPOINT_PATH
+} from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { CompanionEvent, IdeCompanionFrontendClient, SessionCredential, WindowCompanionStatus } from '../common/ide-companion-protocol';
 import { Disposable } from '@theia/core/lib/common/disposable';
 import { DiffReviewManager } from './diff-review-manager';
-import { IdeContextTools } from './ide-context-tools';
+import { IdeContextTools, fileUriInWorkspace } from './ide-context-tools';
 import { WindowEditorState } from '../common/open-editors-model';
 import { ideContextFromEditorState, withoutActiveEditor } from './ide-context-from-editor-state';
 import { CompanionLogger } from './companion-logger';
@@ -20,7 +17,6 @@ import { CompanionMcpServer } from './companion-mcp-server';
 import { ClaudeIdeTools } from './claude-ide-tools';
 import { ClaudeWebSocketServer } from './claude-websocket-server';
 import { claudeSelectionFromEditorState } from './claude-selection';
-import { fileUriInWorkspace } from './ide-context-tools';
 import { describe } from './describe-error';
 import { DiscoveryFiles } from './discovery-files';
 import { WindowEventLog } from './window-event-log';
@@ -260,7 +256,9 @@ export class WindowCompanion {
         await fileUriInWorkspace(parsed.data.filePath, this.roots);
         const sessions = this.claudeServer.connectedSessions.length;
         await this.claudeServer.notify(ClaudeNotificationMethod.AT_MENTIONED, { ...parsed.data });
-        this.log.info(`Sent ${parsed.data.filePath}${parsed.data.lineStart !== undefined ? ` lines ${parsed.data.lineStart + 1}-${(parsed.data.lineEnd ?? parsed.data.lineStart) + 1}` : ''} to ${sessions} Claude Code session(s)`);
+        this.log.info(`Sent ${parsed.data.filePath}`
+            + `${parsed.data.lineStart !== undefined ? ` lines ${parsed.data.lineStart + 1}-${(parsed.data.lineEnd ?? parsed.data.lineStart) + 1}` : ''}`
+            + ` to ${sessions} Claude Code session(s)`);
         return sessions;
     }
 
@@ -294,7 +292,12 @@ export class WindowCompanion {
 
     /** What the discovery file of this flavour advertises; its secret is empty if the flavour is off. */
     endpointFor(flavourId: CliFlavourId): DiscoveryEndpoint {
-        return { port: WEBSOCKET_FLAVOUR_IDS.includes(flavourId) ? this.claudeServer.port : this.server.port, authToken: this.authTokens.get(flavourId) ?? '', workspaceRoots: this.roots, serverPid: this.options.serverPid };
+        return {
+            port: WEBSOCKET_FLAVOUR_IDS.includes(flavourId) ? this.claudeServer.port : this.server.port,
+            authToken: this.authTokens.get(flavourId) ?? '',
+            workspaceRoots: this.roots,
+            serverPid: this.options.serverPid
+        };
     }
 
     get discoveryFilePaths(): ReadonlyMap<string, string> {

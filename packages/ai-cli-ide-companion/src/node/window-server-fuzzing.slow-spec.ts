@@ -4,15 +4,14 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as v8 from 'v8';
 import * as vm from 'vm';
-import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/gemini-cli-flavour';
-import { QwenCodeFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/discovery/qwen-code-flavour';
-import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test/temporary-home';
+import { GeminiCliFlavour, QwenCodeFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
 import { connectTestClient, until } from './test/mcp-test-client';
 import { rawRequest, RawResponse } from './test/raw-http';
 import { RecordingLogger } from './test/recording-logger';
 import { RecordingWindow } from './test/recording-window';
 import { WindowCompanion } from './window-companion';
-import { IDE_CONTEXT_TOOL_NAMES } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-tools';
+import { IDE_CONTEXT_TOOL_NAMES } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 
 v8.setFlagsFromString('--expose_gc');
 const gc = vm.runInNewContext('gc') as () => void;
@@ -139,7 +138,10 @@ describe('Window server under fuzzing', function (): void {
             authorization, host, origin, session, contentType, accept,
             oversizedHeader: fc.oneof({ weight: 30, arbitrary: fc.constant(false) }, fc.constant(true)),
             body
-        }).map(({ method, path: requestPath, authorization: auth, host: hostHeader, origin: originHeader, session: sessionId, contentType: type, accept: acceptHeader, oversizedHeader, body: payload }) => {
+        }).map(({
+            method, path: requestPath, authorization: auth, host: hostHeader, origin: originHeader, session: sessionId,
+            contentType: type, accept: acceptHeader, oversizedHeader, body: payload
+        }) => {
             const headers: Record<string, string> = { Host: hostHeader, 'Content-Type': type };
             for (const [name, value] of [['Authorization', auth], ['Origin', originHeader], ['Mcp-Session-Id', sessionId], ['Accept', acceptHeader]] as const) {
                 if (value !== undefined) {
@@ -194,7 +196,8 @@ describe('Window server under fuzzing', function (): void {
                 }
                 sent++;
                 statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-                expect(response.status, `${fuzz.method} ${fuzz.path} ${JSON.stringify(fuzz.headers).slice(0, 300)} ${String(fuzz.body).slice(0, 300)} → ${response.body.slice(0, 300)}`)
+                expect(response.status, `${fuzz.method} ${fuzz.path} ${JSON.stringify(fuzz.headers).slice(0, 300)} ${String(fuzz.body).slice(0, 300)}`
+                    + ` → ${response.body.slice(0, 300)}`)
                     .to.be.below(500);
             }), { numRuns: 2500, interruptAfterTimeLimit: 90000, seed: Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31) });
         } finally {

@@ -28,4 +28,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
 }
 
-main(process.argv.slice(2)).then(code => process.exit(code));
+main(process.argv.slice(2)).then(code => process.exit(code), error => {
+    process.stderr.write(`ai-cli-ide-stdio-bridge: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+});

@@ -76,7 +76,7 @@ export class McpStdioBridge {
                 this.toCli({ jsonrpc: '2.0', id: message.id, error: { code: ErrorCode.ConnectionClosed, message: `Theia companion unreachable: ${reason}` } });
             }
             if (/ECONNREFUSED|fetch failed|HTTP 404/.test(reason)) {
-                this.close('the window server is gone');
+                this.close('the window server is gone').catch(error => this.log(`could not close: ${error}`));
             }
         });
     }
@@ -94,7 +94,7 @@ export class McpStdioBridge {
     protected onUpstreamError(error: Error): void {
         this.log(`upstream: ${error.message}`);
         if (/Maximum reconnection attempts|Failed to reconnect|ECONNREFUSED/.test(error.message)) {
-            this.close('the window server stopped answering');
+            this.close('the window server stopped answering').catch(error => this.log(`could not close: ${error}`));
         }
     }
 

@@ -83,7 +83,7 @@ export function classifyExit(facts: ExitFacts): TaskOutcome {
 /** The last stderr lines that say something (not the CLI's cosmetic start-up chatter), joined. */
 function meaningfulStderr(lines: string[]): string | undefined {
     const chatter = [/^Warning: 256-color support/, /^Ripgrep is not available/, /^\[STARTUP\]/, /^YOLO mode is enabled/, /^at .*:\d+:\d+\)?$/];
-    // eslint-disable-next-line no-control-regex
+
     const plain = lines.map(line => line.replace(/\u001b\[[0-9;]*m/g, '').trim()).filter(line => line && !chatter.some(pattern => pattern.test(line)));
     return plain.length ? plain.slice(-3).join(' ') : undefined;
 }

@@ -108,7 +108,9 @@ describe('stream-json line parser (recorded from the real gemini 0.61.0)', () =>
             '{"type":"message","timestamp":"t","role":"assistant","content":"still here","delta":true}',
             '{"type":"result","timestamp":"t","status":"success","stats":{"total_tokens":"many"}}'
         ].join('\n') + '\n');
-        expect(lines.map(line => line.kind)).to.deep.equal(['not-json', 'event', 'unknown-event', 'invalid-event', 'invalid-event', 'not-json', 'invalid-event', 'event', 'invalid-event']);
+        expect(lines.map(line => line.kind)).to.deep.equal([
+            'not-json', 'event', 'unknown-event', 'invalid-event', 'invalid-event', 'not-json', 'invalid-event', 'event', 'invalid-event'
+        ]);
         expect(lines[1]).to.deep.include({ unknownFields: { sandbox: 'none' } });
         expect(lines[2]).to.deep.equal({ kind: 'unknown-event', type: 'thought', raw: { type: 'thought', timestamp: 't', subject: 'Planning' } });
         expect(lines[3]).to.have.property('problem').that.contains('parameters');
@@ -137,7 +139,8 @@ describe('stream-json line parser (recorded from the real gemini 0.61.0)', () =>
     });
 
     it('never throws, whatever a line holds', () => {
-        fc.assert(fc.property(fc.oneof(fc.string(), fc.json(), fc.record({ type: fc.constantFrom(...STREAM_JSON_EVENT_TYPES, 'other'), timestamp: fc.anything() }).map(value => JSON.stringify(value))), line => {
+        fc.assert(fc.property(fc.oneof(fc.string(), fc.json(),
+            fc.record({ type: fc.constantFrom(...STREAM_JSON_EVENT_TYPES, 'other'), timestamp: fc.anything() }).map(value => JSON.stringify(value))), line => {
             const parsed = parseStreamJsonLine(line);
             applyStreamJsonLine(emptyTranscript(), parsed);
             expect(['event', 'unknown-event', 'invalid-event', 'not-json']).to.include(parsed.kind);

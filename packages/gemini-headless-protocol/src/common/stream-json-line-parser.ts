@@ -78,7 +78,11 @@ export function parseStreamJsonLine(line: string): StreamJsonLine {
         return { kind: 'not-json', text: line.slice(0, SHOWN_PREFIX), problem: error instanceof Error ? error.message : String(error) };
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        return { kind: 'not-json', text: line.slice(0, SHOWN_PREFIX), problem: `a JSON ${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value}, not an event object` };
+        return {
+            kind: 'not-json',
+            text: line.slice(0, SHOWN_PREFIX),
+            problem: `a JSON ${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value}, not an event object`
+        };
     }
     const raw = value as Record<string, unknown>;
     if (!isStreamJsonEventType(raw.type)) {

@@ -85,7 +85,9 @@ export function applyStreamJsonLine(transcript: TaskTranscript, line: StreamJson
             if (known) {
                 Object.assign(known, { name: event.tool_name, parameters: event.parameters, requestedAt: event.timestamp });
             } else {
-                transcript.toolCalls[event.tool_id] = { toolId: event.tool_id, name: event.tool_name, parameters: event.parameters, status: 'running', requestedAt: event.timestamp };
+                transcript.toolCalls[event.tool_id] = {
+                    toolId: event.tool_id, name: event.tool_name, parameters: event.parameters, status: 'running', requestedAt: event.timestamp
+                };
                 transcript.entries.push({ kind: 'tool', toolId: event.tool_id });
             }
             break;

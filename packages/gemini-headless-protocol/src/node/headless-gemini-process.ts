@@ -130,7 +130,10 @@ export class HeadlessGeminiProcess {
         };
         const outcome: TaskOutcome = end.spawnError
             ? end.spawnError.code === 'ENOENT'
-                ? { kind: 'not-installed', message: `Gemini CLI was not found (${this.options.command}). Install it with \`npm install -g @google/gemini-cli\`, or set the command in the preferences.` }
+                ? {
+                    kind: 'not-installed',
+                    message: `Gemini CLI was not found (${this.options.command}). Install it with \`npm install -g @google/gemini-cli\`, or set the command in the preferences.`
+                }
                 : { kind: 'crashed', message: `Gemini CLI could not be started: ${end.spawnError.message}` }
             : classifyExit(facts);
         this.listener.exit(outcome, facts);

@@ -44,8 +44,14 @@ const turns: Record<string, (cx: Context, args: string[]) => Promise<acp.PromptR
             content: [{ type: 'content', content: { type: 'text', text: 'src/a.ts:3: TODO fix' } }], locations: [{ path: '/w/src/a.ts', line: 3 }]
         });
         // First seen in an update, never announced (as Gemini CLI does for failed calls).
-        await update(cx, { sessionUpdate: 'tool_call_update', toolCallId: 'call-2', status: 'failed', kind: 'read', content: [{ type: 'content', content: { type: 'text', text: 'Path not in workspace' } }] });
-        await update(cx, { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'init', description: 'Create a GEMINI.md' }, { name: 'memory show', description: 'Show memory' }] });
+        await update(cx, {
+            sessionUpdate: 'tool_call_update', toolCallId: 'call-2', status: 'failed', kind: 'read',
+            content: [{ type: 'content', content: { type: 'text', text: 'Path not in workspace' } }]
+        });
+        await update(cx, {
+            sessionUpdate: 'available_commands_update',
+            availableCommands: [{ name: 'init', description: 'Create a GEMINI.md' }, { name: 'memory show', description: 'Show memory' }]
+        });
         await update(cx, { sessionUpdate: 'current_mode_update', currentModeId: 'yolo' });
         await update(cx, { sessionUpdate: 'usage_update', used: 1200, size: 100000, cost: { amount: 0.01, currency: 'USD' } });
         await say(cx, ' Done.');
@@ -88,7 +94,10 @@ const turns: Record<string, (cx: Context, args: string[]) => Promise<acp.PromptR
     /** Runs `sh -c <rest>` in a client terminal with a 64-byte output limit and reports the result. */
     async terminal(cx, words) {
         const terminal = await cx.client.createTerminal({ sessionId: cx.params.sessionId, command: 'sh', args: ['-c', words.join(' ')], outputByteLimit: 64 });
-        await update(cx, { sessionUpdate: 'tool_call', toolCallId: 'term-1', title: words.join(' '), kind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId: terminal.id }] });
+        await update(cx, {
+            sessionUpdate: 'tool_call', toolCallId: 'term-1', title: words.join(' '), kind: 'execute', status: 'in_progress',
+            content: [{ type: 'terminal', terminalId: terminal.id }]
+        });
         const exit = await terminal.waitForExit();
         const output = await terminal.currentOutput();
         await terminal.release();
@@ -129,7 +138,7 @@ const turns: Record<string, (cx: Context, args: string[]) => Promise<acp.PromptR
     }
 };
 
-acp.agent({ name: 'fake-acp-agent' })
+void acp.agent({ name: 'fake-acp-agent' })
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
         record('request', 'initialize', params);
         return {
@@ -165,8 +174,12 @@ acp.agent({ name: 'fake-acp-agent' })
         if (params.sessionId.startsWith('missing-')) {
             throw new acp.RequestError(-32603, 'Internal error', { details: `Invalid session identifier "${params.sessionId}".` });
         }
-        await client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'earlier question' } } });
-        await client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'earlier answer' } } });
+        await client.notify(acp.methods.client.session.update, {
+            sessionId: params.sessionId, update: { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'earlier question' } }
+        });
+        await client.notify(acp.methods.client.session.update, {
+            sessionId: params.sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'earlier answer' } }
+        });
         return { modes: { currentModeId: 'default', availableModes: [{ id: 'default', name: 'Default' }] } };
     })
     .onRequest(acp.methods.agent.session.setMode, async ({ params, client }) => {

@@ -1,11 +1,10 @@
 import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
 import { ApplicationShell } from '@theia/core/lib/browser/shell/application-shell';
-import { codicon } from '@theia/core/lib/browser/widgets/widget';
+import { codicon, Widget } from '@theia/core/lib/browser/widgets/widget';
 import { KeybindingContribution, KeybindingRegistry } from '@theia/core/lib/browser/keybinding';
 import { TabBarToolbarContribution, TabBarToolbarRegistry } from '@theia/core/lib/browser/shell/tab-bar-toolbar';
 import { ContextKey, ContextKeyService } from '@theia/core/lib/browser/context-key-service';
 import { Command, CommandContribution, CommandRegistry } from '@theia/core/lib/common/command';
-import { Widget } from '@theia/core/lib/browser/widgets/widget';
 import { DiffReviewService } from './diff-review-service';
 
 export namespace DiffReviewCommands {
@@ -58,8 +57,14 @@ export class DiffReviewContribution implements CommandContribution, TabBarToolba
 
     registerToolbarItems(toolbar: TabBarToolbarRegistry): void {
         // onDidChange: the diff widget is known only after it is shown, so visibility must be re-evaluated.
-        toolbar.registerItem({ id: DiffReviewCommands.ACCEPT.id, command: DiffReviewCommands.ACCEPT.id, tooltip: DiffReviewCommands.ACCEPT.label, icon: codicon('check'), priority: 0, onDidChange: this.diffs.onDidChange });
-        toolbar.registerItem({ id: DiffReviewCommands.REJECT.id, command: DiffReviewCommands.REJECT.id, tooltip: DiffReviewCommands.REJECT.label, icon: codicon('close'), priority: 1, onDidChange: this.diffs.onDidChange });
+        toolbar.registerItem({
+            id: DiffReviewCommands.ACCEPT.id, command: DiffReviewCommands.ACCEPT.id, tooltip: DiffReviewCommands.ACCEPT.label, icon: codicon('check'), priority: 0,
+            onDidChange: this.diffs.onDidChange
+        });
+        toolbar.registerItem({
+            id: DiffReviewCommands.REJECT.id, command: DiffReviewCommands.REJECT.id, tooltip: DiffReviewCommands.REJECT.label, icon: codicon('close'), priority: 1,
+            onDidChange: this.diffs.onDidChange
+        });
     }
 
     registerKeybindings(keybindings: KeybindingRegistry): void {

@@ -167,7 +167,8 @@ export class DiffReviewService {
             await this.fileService.write(fileUri, content);
             this.output.info(nls.localize('theia-cli-companion/ide-companion/diffWritten', 'Wrote the accepted change to {0}', fileUri.path.fsPath()));
         } catch (error) {
-            this.output.error(nls.localize('theia-cli-companion/ide-companion/diffWriteFailed', 'Could not write the accepted change to {0}: {1}', fileUri.path.fsPath(), String(error)));
+            this.output.error(nls.localize('theia-cli-companion/ide-companion/diffWriteFailed',
+                'Could not write the accepted change to {0}: {1}', fileUri.path.fsPath(), String(error)));
             this.messageService.error(nls.localize('theia-cli-companion/ide-companion/diffWriteFailedUser',
                 'Could not write the accepted change to {0}; the CLI will try: {1}', fileUri.path.base, String(error)));
         }
@@ -177,7 +178,7 @@ export class DiffReviewService {
     reveal(id: string): void {
         const widget = this.diffs.get(id)?.widget;
         if (widget) {
-            this.shell.activateWidget(widget.id);
+            void this.shell.activateWidget(widget.id);
         }
     }
 
@@ -190,11 +191,13 @@ export class DiffReviewService {
         const problems: string[] = [];
         const dirty = this.textModelService.models.find(model => model.uri === fileUri.toString() && model.dirty);
         if (dirty) {
-            problems.push(nls.localize('theia-cli-companion/ide-companion/diffDirty', '{0} has unsaved changes in an editor; they will be lost when the CLI writes the file.', fileUri.path.base));
+            problems.push(nls.localize('theia-cli-companion/ide-companion/diffDirty',
+                '{0} has unsaved changes in an editor; they will be lost when the CLI writes the file.', fileUri.path.base));
         }
         const stat = await this.fileService.resolve(fileUri).catch(() => undefined);
         if ((stat?.etag ?? 'absent') !== diff.etagAtOpen) {
-            problems.push(nls.localize('theia-cli-companion/ide-companion/diffChangedOnDisk', '{0} changed on disk since the diff opened; the proposal was made against the old content.', fileUri.path.base));
+            problems.push(nls.localize('theia-cli-companion/ide-companion/diffChangedOnDisk',
+                '{0} changed on disk since the diff opened; the proposal was made against the old content.', fileUri.path.base));
         }
         if (!problems.length) {
             return true;

@@ -4,7 +4,7 @@ import { codicon } from '@theia/core/lib/browser/widgets/widget';
 import { ReactWidget } from '@theia/core/lib/browser/widgets/react-widget';
 import { CommandService } from '@theia/core/lib/common/command';
 import { nls } from '@theia/core/lib/common/nls';
-import { CLI_FLAVOUR_DISPLAY_NAMES, CLI_FLAVOUR_IDS } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/cli-flavour-id';
+import { CLI_FLAVOUR_DISPLAY_NAMES, CLI_FLAVOUR_IDS } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { WindowCompanionStatus } from '../../common/ide-companion-protocol';
 import { CompanionCommands } from '../companion-commands';
 import '../../../src/browser/style/companion-status.css';
@@ -75,7 +75,9 @@ export class CompanionStatusWidget extends ReactWidget {
             <table className='ai-cli-companion-server'><tbody>
                 <tr><th>{nls.localize('theia-cli-companion/ide-companion/address', 'Address')}</th><td>127.0.0.1:{status.port}</td></tr>
                 <tr><th>{nls.localize('theia-cli-companion/ide-companion/workspace', 'Workspace')}</th>
-                    <td>{status.workspaceRoots.length ? status.workspaceRoots.join(', ') : nls.localize('theia-cli-companion/ide-companion/noFolderOpen', 'No folder open: CLIs will ask you to open one')}</td></tr>
+                    <td>{status.workspaceRoots.length
+                        ? status.workspaceRoots.join(', ')
+                        : nls.localize('theia-cli-companion/ide-companion/noFolderOpen', 'No folder open: CLIs will ask you to open one')}</td></tr>
                 {CLI_FLAVOUR_IDS.map(id => {
                     const file = status.discoveryFiles.find(candidate => candidate.flavour === id);
                     return <tr key={id} className='ai-cli-companion-flavour' data-flavour={id}>
@@ -88,7 +90,8 @@ export class CompanionStatusWidget extends ReactWidget {
             </tbody></table>
             <h3>{nls.localize('theia-cli-companion/ide-companion/sessionsHeading', 'Connected CLI sessions ({0})', String(status.sessions.length))}</h3>
             {status.sessions.length === 0
-                ? <p>{nls.localize('theia-cli-companion/ide-companion/noSessionsHint', 'None. Run a CLI from the buttons above, or run `gemini` / `qwen` in a terminal of this window and enter `/ide enable`.')}</p>
+                ? <p>{nls.localize('theia-cli-companion/ide-companion/noSessionsHint',
+                    'None. Run a CLI from the buttons above, or run `gemini` / `qwen` in a terminal of this window and enter `/ide enable`.')}</p>
                 : <table className='ai-cli-companion-sessions'>
                     <thead><tr>
                         <th>{nls.localize('theia-cli-companion/ide-companion/cli', 'CLI')}</th>

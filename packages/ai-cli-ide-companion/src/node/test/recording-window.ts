@@ -1,5 +1,5 @@
 import { FileUri } from '@theia/core/lib/common/file-uri';
-import type { DocumentState, FileDiagnostics } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common/ide-tools';
+import type { DocumentState, FileDiagnostics } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { DiffProposal, IdeCompanionFrontendClient, OpenFileRequest } from '../../common/ide-companion-protocol';
 import { fromRpcText, RpcText, toRpcText } from '../../common/rpc-text';
 

@@ -1,0 +1,3 @@
+// The ACP chat's RPC contract and preferences.
+export * from './acp-chat-preferences';
+export * from './acp-chat-protocol';

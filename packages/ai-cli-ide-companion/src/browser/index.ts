@@ -1,0 +1,2 @@
+// What other Theia extensions of this repository use from the companion's frontend.
+export * from './diff-review/diff-review-service';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
 
 /**
  * An ACP agent the IDE can start: a command that speaks ACP on its stdio. The name is how the
@@ -49,7 +50,7 @@ export function parseAgentDefinitions(value: unknown, builtIns: readonly AcpAgen
         const parsed = AcpAgentDefinitionSchema.safeParse(entry);
         if (!parsed.success) {
             const label = typeof (entry as { name?: unknown })?.name === 'string' ? `"${(entry as { name: string }).name}"` : `#${index + 1}`;
-            problems.push(`Agent ${label} is ignored: ${parsed.error.issues.map(issue => `${issue.path.join('.') || 'entry'} ${issue.message}`).join('; ')}`);
+            problems.push(`Agent ${label} is ignored: ${formatZodIssues(parsed.error, 'entry', ' ')}`);
         } else if (user.some(other => other.name.toLowerCase() === parsed.data.name.toLowerCase())) {
             problems.push(`Agent "${parsed.data.name}" is defined twice; the first definition is used`);
         } else {

@@ -1,4 +1,5 @@
-import { ChildProcess, spawn } from 'child_process';
+import { ChildProcess } from 'child_process';
+import { signalProcessGroup, spawnInOwnGroup } from '@theia-cli-companion/cli-process/lib/node';
 import { PassThrough, Readable, Writable } from 'stream';
 import * as readline from 'readline';
 import * as acp from '@agentclientprotocol/sdk';
@@ -71,7 +72,7 @@ export class AcpAgentConnection {
     constructor(readonly launch: AcpAgentLaunch, protected readonly handlers: AcpClientHandlers, protected readonly logger: AcpLogger) {
         // A process group of its own: agents (Gemini CLI) relaunch themselves as a child process,
         // and stopping the agent must stop all of it.
-        this.child = spawn(launch.command, [...launch.args], { cwd: launch.cwd, env: launch.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+        this.child = spawnInOwnGroup(launch.command, launch.args, { cwd: launch.cwd, env: launch.env, stdio: ['pipe', 'pipe', 'pipe'] });
         this.spawned = new Promise((resolve, reject) => {
             this.child.once('spawn', () => resolve());
             this.child.once('error', error => reject((error as NodeJS.ErrnoException).code === 'ENOENT' ? new AcpAgentNotFoundError(launch.command) : error));
@@ -245,14 +246,7 @@ export class AcpAgentConnection {
     }
 
     protected killGroup(signal: NodeJS.Signals): void {
-        if (this.child.pid === undefined) {
-            return;
-        }
-        try {
-            process.kill(-this.child.pid, signal);
-        } catch {
-            // Gone already.
-        }
+        signalProcessGroup(this.child, signal);
     }
 }
 

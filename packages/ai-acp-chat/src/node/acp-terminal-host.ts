@@ -4,7 +4,7 @@ import { inject, injectable } from '@theia/core/shared/inversify';
 import { TaskTerminalProcess, TaskTerminalProcessFactory } from '@theia/process/lib/node/task-terminal-process';
 import { OutputBuffer } from '@theia-cli-companion/acp-client/lib/common';
 import { isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
-import { findExecutable } from '@theia-cli-companion/ai-cli-ide-companion/lib/node';
+import { findExecutable } from '@theia-cli-companion/cli-process/lib/node';
 
 interface HostedTerminal {
     readonly process: TaskTerminalProcess;

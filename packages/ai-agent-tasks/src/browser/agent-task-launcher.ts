@@ -9,6 +9,7 @@ import { APPROVAL_MODES, ApprovalMode } from '@theia-cli-companion/gemini-headle
 import { AgentTaskRequest, AgentTaskSummary } from '../common/agent-task-protocol';
 import { AgentTaskPreferences, TASKS_APPROVAL_MODE_PREF, TASKS_COMMAND_PREF, TASKS_MODEL_PREF } from '../common/agent-task-preferences';
 import { AgentTaskService } from './agent-task-service';
+import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 
 const MODE_LABELS: Record<ApprovalMode, () => { label: string; detail: string }> = {
     default: () => ({
@@ -91,7 +92,7 @@ export class AgentTaskLauncher {
             return await this.tasks.start({ ...request, command: this.preferences[TASKS_COMMAND_PREF] });
         } catch (error) {
             this.messages.error(nls.localize('theia-cli-companion/agent-tasks/startFailed',
-                'The agent task could not start: {0}', error instanceof Error ? error.message : String(error)));
+                'The agent task could not start: {0}', describeError(error)));
             return undefined;
         }
     }

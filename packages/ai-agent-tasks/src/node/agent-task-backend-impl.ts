@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { APPROVAL_MODES } from '@theia-cli-companion/gemini-headless-protocol/lib/common';
 import { AgentTaskBackend, AgentTaskClient, AgentTaskDetail, AgentTaskRequest, AgentTaskSummary, RevertResult } from '../common/agent-task-protocol';
 import { AgentTaskManager } from './agent-task-manager';
+import { formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
 
 const AgentTaskRequestSchema = z.object({
     prompt: z.string().trim().min(1, 'the prompt is empty').max(100_000),
@@ -36,7 +37,7 @@ export class AgentTaskBackendImpl implements AgentTaskBackend {
     async start(request: AgentTaskRequest & { command?: string }): Promise<AgentTaskSummary> {
         const parsed = AgentTaskRequestSchema.safeParse(request);
         if (!parsed.success) {
-            throw new Error(`Invalid agent task: ${parsed.error.issues.map(issue => `${issue.path.join('.') || 'request'}: ${issue.message}`).join('; ')}`);
+            throw new Error(`Invalid agent task: ${formatZodIssues(parsed.error, 'request')}`);
         }
         const { command, ...valid } = parsed.data;
         return this.manager.start(valid, command ?? 'gemini');

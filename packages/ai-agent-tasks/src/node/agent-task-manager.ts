@@ -10,7 +10,7 @@ import { BackendApplicationContribution } from '@theia/core/lib/node/backend-app
 import { headlessTaskArgs, StreamJsonLine, applyStreamJsonLine, emptyTranscript } from '@theia-cli-companion/gemini-headless-protocol/lib/common';
 import { HeadlessGeminiProcess } from '@theia-cli-companion/gemini-headless-protocol/lib/node';
 import { AgentTaskDetail, AgentTaskRequest, AgentTaskSummary, FileChange, RevertResult } from '../common/agent-task-protocol';
-import { findExecutable } from '@theia-cli-companion/ai-cli-ide-companion/lib/node';
+import { findExecutable } from '@theia-cli-companion/cli-process/lib/node';
 import { writeFileAtomic } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { BlobStore } from './blob-store';
 import { AgentTaskStore } from './agent-task-store';

@@ -3,6 +3,7 @@ import * as path from 'path';
 import { z } from 'zod';
 import { ensurePrivateDirectory, writePrivateFileAtomic } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { AgentTaskDetail } from '../common/agent-task-protocol';
+import { describeError, formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
 
 /** What a stored task file must at least hold to be listed; the rest is ours, written by this class. */
 const StoredTaskSchema = z.object({
@@ -37,10 +38,10 @@ export class AgentTaskStore {
                 if (parsed.success) {
                     tasks.push(parsed.data as unknown as AgentTaskDetail);
                 } else {
-                    this.warn(`Skipping agent task file ${name}: ${parsed.error.issues.map(issue => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+                    this.warn(`Skipping agent task file ${name}: ${formatZodIssues(parsed.error, 'task')}`);
                 }
             } catch (error) {
-                this.warn(`Skipping agent task file ${name}: ${error instanceof Error ? error.message : error}`);
+                this.warn(`Skipping agent task file ${name}: ${describeError(error)}`);
             }
         }
         return tasks.sort((a, b) => b.startedAt - a.startedAt);

@@ -7,6 +7,7 @@ import { CLI_FLAVOUR_IDS, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-p
 import { IdeCompanionBackend, WindowCompanionStatus } from '../common/ide-companion-protocol';
 import { COMPANION_ENABLED_PREF, flavourPreference, IdeCompanionPreferences } from '../common/ide-companion-preferences';
 import { IdeCompanionFrontendClientImpl } from './ide-companion-frontend-client-impl';
+import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 
 /** Survives a reload of the same browser tab (not a new tab), which is exactly a window's lifetime. */
 const WINDOW_ID_KEY = 'theia-ai-cli-companion.windowId';
@@ -132,7 +133,7 @@ export class WindowCompanionService {
             return status;
         } catch (error) {
             this.logger.error(`The CLI companion could not start for this window: ${error}`);
-            this.setState({ kind: 'failed', error: error instanceof Error ? error.message : String(error) });
+            this.setState({ kind: 'failed', error: describeError(error) });
             return undefined;
         }
     }

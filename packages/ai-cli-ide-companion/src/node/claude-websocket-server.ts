@@ -10,10 +10,10 @@ import {
 } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { CliSessionInfo } from '../common/ide-companion-protocol';
 import { CompanionLogger } from './companion-logger';
-import { describe } from './describe-error';
 import { isAllowedHost } from './mcp-request-guard';
 import { LoopbackServer } from './loopback-server';
 import { WebSocketServerTransport } from './websocket-server-transport';
+import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 
 export interface ClaudeWebSocketServerOptions {
     /** The secret of the lock file; undefined while Claude Code is turned off (every upgrade is refused). */
@@ -143,14 +143,14 @@ export class ClaudeWebSocketServer {
                 }
             }
         };
-        mcp.connect(transport).catch(error => this.options.logger.error(`Could not start a Claude Code session: ${describe(error)}`));
+        mcp.connect(transport).catch(error => this.options.logger.error(`Could not start a Claude Code session: ${describeError(error)}`));
     }
 
     /** Sends a notification to every connected session (or one); failures are logged per session. */
     async notify(method: string, params: Record<string, unknown>, sessionId?: string): Promise<void> {
         const targets = [...this.sessions.values()].filter(session => session.info && (!sessionId || session.id === sessionId));
         await Promise.all(targets.map(session => session.mcp.server.notification({ method, params })
-            .catch(error => this.options.logger.warn(`Could not send ${method} to Claude Code session ${session.id}: ${describe(error)}`))));
+            .catch(error => this.options.logger.warn(`Could not send ${method} to Claude Code session ${session.id}: ${describeError(error)}`))));
     }
 
     async closeAll(): Promise<void> {

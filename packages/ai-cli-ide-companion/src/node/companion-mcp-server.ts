@@ -9,8 +9,8 @@ import { COMPANION_SERVER_INFO, MCP_ENDPOINT_PATH, IdeNotification, IdeNotificat
 import { CliSessionInfo, SessionCredential } from '../common/ide-companion-protocol';
 import { CompanionLogger } from './companion-logger';
 import { createMcpRequestGuard, jsonRpcError } from './mcp-request-guard';
-import { describe } from './describe-error';
 import { LoopbackServer } from './loopback-server';
+import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 
 export interface CompanionMcpServerOptions {
     /** The secret of each credential (advertised CLI flavours, ACP agents); read on every request, so it may change. */
@@ -111,7 +111,7 @@ export class CompanionMcpServer {
             await session.mcp.server.notification(notification);
             return true;
         } catch (error) {
-            this.options.logger.warn(`Could not send ${notification.method} to session ${sessionId}: ${describe(error)}`);
+            this.options.logger.warn(`Could not send ${notification.method} to session ${sessionId}: ${describeError(error)}`);
             return false;
         }
     }
@@ -176,7 +176,7 @@ export class CompanionMcpServer {
                 this.fireSessionsChanged();
             }
         };
-        mcp.connect(transport).catch(error => this.options.logger.error(`Could not start an MCP session: ${describe(error)}`));
+        mcp.connect(transport).catch(error => this.options.logger.error(`Could not start an MCP session: ${describeError(error)}`));
         return transport;
     }
 
@@ -246,9 +246,9 @@ export class CompanionMcpServer {
         } else if (type === 'entity.parse.failed') {
             res.status(400).json(jsonRpcError(-32700, 'Parse error: the body is not valid JSON'));
         } else if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-            res.status(415).json(jsonRpcError(-32600, `Unsupported Media Type: ${describe(error)}`));
+            res.status(415).json(jsonRpcError(-32600, `Unsupported Media Type: ${describeError(error)}`));
         } else {
-            this.options.logger.error(`MCP request failed: ${describe(error)}`);
+            this.options.logger.error(`MCP request failed: ${describeError(error)}`);
             res.status(500).json(jsonRpcError(-32603, 'Internal error'));
         }
     }

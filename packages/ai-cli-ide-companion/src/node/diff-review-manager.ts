@@ -10,9 +10,9 @@ import { fromRpcText, toRpcText } from '../common/rpc-text';
 import { Emitter, Event } from '@theia/core/lib/common/event';
 import { CompanionLogger } from './companion-logger';
 import { CompanionMcpServer } from './companion-mcp-server';
-import { describe } from './describe-error';
 import { LooseRegisterTool, toolError } from './mcp-tool-results';
 import { isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { describeError, formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
 
 export interface OpenDiff {
     readonly id: string;
@@ -97,7 +97,7 @@ export class DiffReviewManager {
     async openDiff(sessionId: string, input: unknown): Promise<CallToolResult> {
         const parsed = OpenDiffArgumentsSchema.safeParse(input);
         if (!parsed.success) {
-            const problems = parsed.error.issues.map(issue => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ');
+            const problems = formatZodIssues(parsed.error, 'arguments');
             this.options.logger.warn(`Refused an openDiff call with invalid arguments: ${problems}`);
             return toolError(`Invalid openDiff arguments: ${problems}`);
         }
@@ -127,8 +127,8 @@ export class DiffReviewManager {
         try {
             fileExists = await this.checkTarget(filePath);
         } catch (error) {
-            this.options.logger.warn(`Refused to show a diff: ${describe(error)}`);
-            return describe(error);
+            this.options.logger.warn(`Refused to show a diff: ${describeError(error)}`);
+            return describeError(error);
         }
         const previous = [...this.diffs.values()].find(diff => diff.filePath === filePath);
         if (previous) {
@@ -144,8 +144,8 @@ export class DiffReviewManager {
             });
         } catch (error) {
             this.diffs.delete(diff.id);
-            this.options.logger.warn(`A diff for ${filePath} could not be opened: ${describe(error)}`);
-            return `The diff could not be opened: ${describe(error)}`;
+            this.options.logger.warn(`A diff for ${filePath} could not be opened: ${describeError(error)}`);
+            return `The diff could not be opened: ${describeError(error)}`;
         }
         this.options.logger.info(`Diff ${diff.id} opened for ${filePath} (session ${sessionId})`);
         this.onDidChangeEmitter.fire();
@@ -168,7 +168,7 @@ export class DiffReviewManager {
     async closeDiff(sessionId: string, input: unknown): Promise<CallToolResult> {
         const parsed = CloseDiffArgumentsSchema.safeParse(input);
         if (!parsed.success) {
-            return toolError(`Invalid closeDiff arguments: ${parsed.error.issues.map(issue => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ')}`);
+            return toolError(`Invalid closeDiff arguments: ${formatZodIssues(parsed.error, 'arguments')}`);
         }
         const { filePath, suppressNotification } = parsed.data;
         const diffs = [...this.diffs.values()].filter(diff => diff.filePath === filePath);

@@ -4,7 +4,7 @@ import { FileUri } from '@theia/core/lib/common/file-uri';
 import { WindowEditorState } from '../common/open-editors-model';
 import { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { AttachWindowRequest, CompanionEvent, DiffOutcome, IdeCompanionBackend, IdeCompanionFrontendClient, WindowCompanionStatus } from '../common/ide-companion-protocol';
-import { findExecutable } from './find-executable';
+import { findExecutable } from '@theia-cli-companion/cli-process/lib/node';
 import type { WindowCompanion } from './window-companion';
 import { WindowCompanionRegistry } from './window-companion-registry';
 

@@ -1,6 +1,7 @@
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { IdeContext, IdeContextSchema } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { truncateSelection, WindowEditorState } from '../common/open-editors-model';
+import { formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
 
 /**
  * Turns a window's editor state (from the browser, so untrusted) into the `ide/contextUpdate` params
@@ -19,7 +20,7 @@ export function ideContextFromEditorState(state: WindowEditorState): IdeContext 
     }));
     const parsed = IdeContextSchema.safeParse({ workspaceState: { openFiles, isTrusted: state.isTrusted } });
     if (!parsed.success) {
-        throw new Error(`Invalid editor state: ${parsed.error.issues.map(issue => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+        throw new Error(`Invalid editor state: ${formatZodIssues(parsed.error, 'state')}`);
     }
     return parsed.data;
 }

@@ -2,7 +2,6 @@
 // WindowCompanion is a type here: its module loads the MCP SDK, which the registry imports on the
 // first window, not at backend start.
 export * from './companion-logger';
-export * from './find-executable';
 export * from './ide-companion-backend-impl';
 export type * from './window-companion';
 export * from './window-companion-registry';

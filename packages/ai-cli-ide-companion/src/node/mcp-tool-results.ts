@@ -2,7 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { CompanionLogger } from './companion-logger';
-import { describe } from './describe-error';
+import { describeError, formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
 
 /**
  * `McpServer.registerTool` with a plain signature: the SDK's generic one is too deep for the
@@ -28,15 +28,15 @@ export function validatedTools(mcp: McpServer, logger: CompanionLogger) {
         register(name, { description, inputSchema: schema }, async input => {
             const parsed = schema.safeParse(input ?? {});
             if (!parsed.success) {
-                const problems = parsed.error.issues.map(issue => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ');
+                const problems = formatZodIssues(parsed.error, 'arguments');
                 logger.warn(`Refused a ${name} call with invalid arguments: ${problems}`);
                 return toolError(`Invalid ${name} arguments: ${problems}`);
             }
             try {
                 return await run(parsed.data);
             } catch (error) {
-                logger.warn(`The ${name} tool failed: ${describe(error)}`);
-                return toolError(describe(error));
+                logger.warn(`The ${name} tool failed: ${describeError(error)}`);
+                return toolError(describeError(error));
             }
         });
 }

@@ -2,6 +2,7 @@ import type { WebSocket } from 'ws';
 import { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { jsonRpcError } from './mcp-request-guard';
+import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 
 /**
  * The MCP SDK's transport interface over one accepted WebSocket (the SDK ships only a client-side
@@ -31,7 +32,7 @@ export class WebSocketServerTransport implements Transport {
             }
             parsed = JSON.parse(text);
         } catch (error) {
-            this.socket.send(JSON.stringify(jsonRpcError(-32700, `Parse error: ${error instanceof Error ? error.message : error}`)));
+            this.socket.send(JSON.stringify(jsonRpcError(-32700, `Parse error: ${describeError(error)}`)));
             return;
         }
         const message = JSONRPCMessageSchema.safeParse(parsed);

@@ -4,9 +4,9 @@ import { ILogger } from '@theia/core/lib/common/logger';
 import { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
 import { CliFlavour, GeminiCliFlavour, QwenCodeFlavour, ClaudeCodeFlavour, removeStaleDiscoveryFiles } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { describe } from './describe-error';
 import { stdioBridgeCommand } from './stdio-bridge-command';
 import type { WindowCompanion } from './window-companion';
+import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 
 interface WindowEntry {
     readonly companion: WindowCompanion;
@@ -48,7 +48,7 @@ export class WindowCompanionRegistry implements BackendApplicationContribution {
                 const removed = await removeStaleDiscoveryFiles(flavour, process.pid);
                 removed.forEach(({ file, reason }) => this.logger.info(`Removed stale ${flavour.displayName} discovery file ${file}: ${reason}`));
             } catch (error) {
-                this.logger.warn(`Could not scan ${flavour.displayName} discovery files: ${describe(error)}`);
+                this.logger.warn(`Could not scan ${flavour.displayName} discovery files: ${describeError(error)}`);
             }
         }
     }
@@ -101,7 +101,7 @@ export class WindowCompanionRegistry implements BackendApplicationContribution {
                 continue;
             }
             entry.owner = undefined;
-            entry.companion.clearActiveEditor().catch(error => this.logger.warn(`Could not clear the active editor of window ${id}: ${describe(error)}`));
+            entry.companion.clearActiveEditor().catch(error => this.logger.warn(`Could not clear the active editor of window ${id}: ${describeError(error)}`));
             clearTimeout(entry.closeTimer);
             entry.closeTimer = setTimeout(() => this.close(id), this.reattachGraceMs);
         }
@@ -123,7 +123,7 @@ export class WindowCompanionRegistry implements BackendApplicationContribution {
             return;
         }
         this.windows.delete(windowId);
-        await entry.companion.stop().catch(error => this.logger.warn(`Window ${windowId} did not stop cleanly: ${describe(error)}`));
+        await entry.companion.stop().catch(error => this.logger.warn(`Window ${windowId} did not stop cleanly: ${describeError(error)}`));
     }
 
     /**

@@ -17,9 +17,9 @@ import { CompanionMcpServer } from './companion-mcp-server';
 import { ClaudeIdeTools } from './claude-ide-tools';
 import { ClaudeWebSocketServer } from './claude-websocket-server';
 import { claudeSelectionFromEditorState } from './claude-selection';
-import { describe } from './describe-error';
 import { DiscoveryFiles } from './discovery-files';
 import { WindowEventLog } from './window-event-log';
+import { describeError, formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
 
 export interface WindowCompanionOptions {
     readonly windowId: string;
@@ -251,7 +251,7 @@ export class WindowCompanion {
     async sendAtMention(mention: ClaudeAtMentioned): Promise<number> {
         const parsed = ClaudeAtMentionedSchema.safeParse(mention);
         if (!parsed.success) {
-            throw new Error(`Invalid mention: ${parsed.error.issues.map(issue => `${issue.path.join('.') || 'mention'}: ${issue.message}`).join('; ')}`);
+            throw new Error(`Invalid mention: ${formatZodIssues(parsed.error, 'mention')}`);
         }
         await fileUriInWorkspace(parsed.data.filePath, this.roots);
         const sessions = this.claudeServer.connectedSessions.length;
@@ -286,7 +286,7 @@ export class WindowCompanion {
     protected sendContextTo(sessionId: string): void {
         if (this.context) {
             this.server.notify(sessionId, { method: IdeNotificationMethod.CONTEXT_UPDATE, params: this.context })
-                .catch(error => this.log.warn(`Could not send the editor context to session ${sessionId}: ${describe(error)}`));
+                .catch(error => this.log.warn(`Could not send the editor context to session ${sessionId}: ${describeError(error)}`));
         }
     }
 
@@ -358,7 +358,7 @@ async function resolveRoots(rootPaths: readonly string[], logger: CompanionLogge
                 resolved.push(real);
             }
         } catch (error) {
-            logger.warn(`Workspace root ${root} is not advertised to CLIs: ${describe(error)}`);
+            logger.warn(`Workspace root ${root} is not advertised to CLIs: ${describeError(error)}`);
         }
     }
     return resolved;

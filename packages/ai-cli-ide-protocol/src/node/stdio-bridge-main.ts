@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { McpStdioBridge } from './stdio-bridge';
+import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 
 /**
  * `node stdio-bridge-main.js --discovery <file>`: started by a CLI from a discovery file's `stdio`
@@ -21,7 +22,7 @@ async function main(argv: string[]): Promise<number> {
     try {
         await bridge.start();
     } catch (error) {
-        process.stderr.write(`[theia-companion-bridge] cannot start: ${error instanceof Error ? error.message : error}\n`);
+        process.stderr.write(`[theia-companion-bridge] cannot start: ${describeError(error)}\n`);
         return 1;
     }
     await bridge.whenClosed();
@@ -29,6 +30,6 @@ async function main(argv: string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(code => process.exit(code), error => {
-    process.stderr.write(`ai-cli-ide-stdio-bridge: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`ai-cli-ide-stdio-bridge: ${describeError(error)}\n`);
     process.exit(1);
 });

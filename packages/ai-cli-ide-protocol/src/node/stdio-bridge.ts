@@ -6,6 +6,7 @@ import { Readable, Writable } from 'stream';
 import { MCP_ENDPOINT_PATH } from '../common/companion-identity';
 import { DiscoveryEndpointSchema } from '../common/discovery-files';
 import { safeJson } from '../common/safe-json';
+import { describeError, formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
 
 export interface StdioBridgeOptions {
     /** The discovery file naming the window server; the token is read from it, never from argv. */
@@ -69,7 +70,7 @@ export class McpStdioBridge {
             this.pendingInitialize.add(message.id);
         }
         this.http!.send(message).catch(error => {
-            const reason = error instanceof Error ? error.message : String(error);
+            const reason = describeError(error);
             this.log(`upstream send failed: ${reason}`);
             if (isJSONRPCRequest(message)) {
                 // Never leave the CLI waiting on a request the server will not answer.
@@ -88,7 +89,7 @@ export class McpStdioBridge {
                 this.http!.setProtocolVersion(version);
             }
         }
-        this.stdio?.send(message).catch(error => this.log(`stdout write failed: ${error instanceof Error ? error.message : error}`));
+        this.stdio?.send(message).catch(error => this.log(`stdout write failed: ${describeError(error)}`));
     }
 
     protected onUpstreamError(error: Error): void {
@@ -126,7 +127,7 @@ export function readDiscoveryEndpoint(file: string): { port: number; authToken: 
     }
     const parsed = DiscoveryEndpointSchema.safeParse(safeJson(fs.readFileSync(file, 'utf8')));
     if (!parsed.success) {
-        throw new Error(`${file} is not a companion discovery file: ${parsed.error.issues.map(i => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+        throw new Error(`${file} is not a companion discovery file: ${formatZodIssues(parsed.error, 'file')}`);
     }
     return { port: parsed.data.port, authToken: parsed.data.authToken };
 }

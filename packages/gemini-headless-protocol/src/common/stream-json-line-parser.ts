@@ -1,4 +1,5 @@
 import { StreamJsonEvent, StreamJsonEventSchema, isStreamJsonEventType, unknownFieldsOf } from './stream-json-events';
+import { describeError, formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
 
 /** What one stdout line turned out to be. Only `event` is upstream protocol; the others are how we classify what is not. */
 export type StreamJsonLine =
@@ -75,7 +76,7 @@ export function parseStreamJsonLine(line: string): StreamJsonLine {
     try {
         value = JSON.parse(line);
     } catch (error) {
-        return { kind: 'not-json', text: line.slice(0, SHOWN_PREFIX), problem: error instanceof Error ? error.message : String(error) };
+        return { kind: 'not-json', text: line.slice(0, SHOWN_PREFIX), problem: describeError(error) };
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
         return {
@@ -92,7 +93,7 @@ export function parseStreamJsonLine(line: string): StreamJsonLine {
     }
     const parsed = StreamJsonEventSchema.safeParse(raw);
     if (!parsed.success) {
-        const problem = parsed.error.issues.map(issue => `${issue.path.join('.') || '(event)'}: ${issue.message}`).join('; ');
+        const problem = formatZodIssues(parsed.error, '(event)');
         return { kind: 'invalid-event', type: raw.type, raw, problem };
     }
     const unknownFields = unknownFieldsOf(parsed.data);

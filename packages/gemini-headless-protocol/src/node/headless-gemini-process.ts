@@ -1,4 +1,5 @@
-import { ChildProcess, spawn } from 'child_process';
+import { ChildProcess } from 'child_process';
+import { signalProcessGroup, spawnInOwnGroup } from '@theia-cli-companion/cli-process/lib/node';
 import { ExitFacts, RetryNotice, TaskOutcome, classifyExit, parseRetryNotice } from '../common/headless-exit';
 import { StreamJsonLine, StreamJsonLineParser } from '../common/stream-json-line-parser';
 
@@ -41,12 +42,11 @@ export class HeadlessGeminiProcess {
     protected killTimer?: NodeJS.Timeout;
 
     constructor(protected readonly options: HeadlessProcessOptions, protected readonly listener: HeadlessProcessListener) {
-        this.child = spawn(options.command, options.args, {
+        this.child = spawnInOwnGroup(options.command, options.args, {
             cwd: options.cwd,
             env: options.env,
             // The CLI appends stdin to the prompt: give it none.
-            stdio: ['ignore', 'pipe', 'pipe'],
-            detached: true
+            stdio: ['ignore', 'pipe', 'pipe']
         });
         this.child.stdout!.on('data', (chunk: Buffer) => this.onLines(this.parser.push(chunk)));
         this.child.stderr!.on('data', (chunk: Buffer) => this.onStderr(chunk.toString('utf8')));
@@ -74,14 +74,7 @@ export class HeadlessGeminiProcess {
     }
 
     protected signalGroup(signal: NodeJS.Signals): void {
-        if (this.child.pid === undefined) {
-            return;
-        }
-        try {
-            process.kill(-this.child.pid, signal);
-        } catch {
-            // The group is already gone.
-        }
+        signalProcessGroup(this.child, signal);
     }
 
     protected onLines(lines: StreamJsonLine[]): void {

@@ -1,0 +1,3 @@
+// Saying what went wrong, the same way everywhere: errors and zod validation issues.
+export * from './describe-error';
+export * from './format-zod-issues';

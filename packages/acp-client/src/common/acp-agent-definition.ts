@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
+import { CLI_CATALOGUE, CliDescription, formatZodIssues, installCommandOf } from '@theia-cli-companion/cli-process/lib/common';
 
 /**
  * An ACP agent the IDE can start: a command that speaks ACP on its stdio. The name is how the
@@ -18,17 +18,10 @@ export const AcpAgentDefinitionSchema = z.object({
 
 export type AcpAgentDefinition = z.infer<typeof AcpAgentDefinitionSchema>;
 
-/** The agents the IDE knows without configuration. */
-export const BUILT_IN_ACP_AGENTS: readonly AcpAgentDefinition[] = [
-    {
-        name: 'Gemini', command: 'gemini', args: ['--acp'], env: {},
-        description: 'Google Gemini CLI as an ACP agent (gemini --acp)', installCommand: 'npm install -g @google/gemini-cli'
-    },
-    {
-        name: 'Qwen', command: 'qwen', args: ['--acp'], env: {},
-        description: 'Qwen Code as an ACP agent (qwen --acp)', installCommand: 'npm install -g @qwen-code/qwen-code'
-    }
-];
+/** The agents the IDE knows without configuration: the catalogue's CLIs that have an ACP mode. */
+export const BUILT_IN_ACP_AGENTS: readonly AcpAgentDefinition[] = Object.values<CliDescription>(CLI_CATALOGUE).flatMap(cli => cli.acp ? [{
+    name: cli.acp.agentName, command: cli.command, args: [...cli.acp.args], env: {}, description: cli.acp.description, installCommand: installCommandOf(cli)
+}] : []);
 
 export interface ParsedAgentDefinitions {
     readonly definitions: AcpAgentDefinition[];

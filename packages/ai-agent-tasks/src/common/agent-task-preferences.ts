@@ -3,6 +3,7 @@ import { nls } from '@theia/core/lib/common/nls';
 import { PreferenceContribution, PreferenceSchema } from '@theia/core/lib/common/preferences/preference-schema';
 import { PreferenceProxy, createPreferenceProxy } from '@theia/core/lib/common/preferences/preference-proxy';
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
+import { CLI_CATALOGUE } from '@theia-cli-companion/cli-process/lib/common';
 import { APPROVAL_MODES, ApprovalMode } from '@theia-cli-companion/gemini-headless-protocol/lib/common';
 
 export const TASKS_COMMAND_PREF = 'aiCliCompanion.tasks.command';
@@ -13,7 +14,7 @@ export const agentTaskPreferenceSchema: PreferenceSchema = {
     properties: {
         [TASKS_COMMAND_PREF]: {
             type: 'string',
-            default: 'gemini',
+            default: CLI_CATALOGUE.gemini.command,
             description: nls.localize('theia-cli-companion/agent-tasks/commandPref',
                 'The Gemini CLI that agent tasks run: a name looked up on the PATH of the IDE\'s backend, or an absolute path.')
         },

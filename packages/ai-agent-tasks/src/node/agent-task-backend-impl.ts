@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { APPROVAL_MODES } from '@theia-cli-companion/gemini-headless-protocol/lib/common';
 import { AgentTaskBackend, AgentTaskClient, AgentTaskDetail, AgentTaskRequest, AgentTaskSummary, RevertResult } from '../common/agent-task-protocol';
 import { AgentTaskManager } from './agent-task-manager';
-import { formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
+import { CLI_CATALOGUE, formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
 
 const AgentTaskRequestSchema = z.object({
     prompt: z.string().trim().min(1, 'the prompt is empty').max(100_000),
@@ -40,7 +40,7 @@ export class AgentTaskBackendImpl implements AgentTaskBackend {
             throw new Error(`Invalid agent task: ${formatZodIssues(parsed.error, 'request')}`);
         }
         const { command, ...valid } = parsed.data;
-        return this.manager.start(valid, command ?? 'gemini');
+        return this.manager.start(valid, command ?? CLI_CATALOGUE.gemini.command);
     }
 
     cancel(id: string): Promise<void> {

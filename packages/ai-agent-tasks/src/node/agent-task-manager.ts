@@ -11,6 +11,7 @@ import { headlessTaskArgs, StreamJsonLine, applyStreamJsonLine, emptyTranscript 
 import { HeadlessGeminiProcess } from '@theia-cli-companion/gemini-headless-protocol/lib/node';
 import { AgentTaskDetail, AgentTaskRequest, AgentTaskSummary, FileChange, RevertResult } from '../common/agent-task-protocol';
 import { findExecutable } from '@theia-cli-companion/cli-process/lib/node';
+import { CLI_CATALOGUE, installCommandOf } from '@theia-cli-companion/cli-process/lib/common';
 import { writeFileAtomic } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { BlobStore } from './blob-store';
 import { AgentTaskStore } from './agent-task-store';
@@ -101,8 +102,8 @@ export class AgentTaskManager implements BackendApplicationContribution {
         if (!executable) {
             return this.finish(task, store, {
                 state: 'not-installed',
-                outcomeMessage: `Gemini CLI was not found: "${command}" is not on the PATH of the IDE's backend. `
-                    + `Install it with \`npm install -g @google/gemini-cli\`, or set aiCliCompanion.tasks.command.`,
+                outcomeMessage: `${CLI_CATALOGUE.gemini.displayName} was not found: "${command}" is not on the PATH of the IDE's backend. `
+                    + `Install it with \`${installCommandOf(CLI_CATALOGUE.gemini)}\`, or set aiCliCompanion.tasks.command.`,
                 changes: { state: 'unavailable', reason: 'the task did not run' }
             });
         }

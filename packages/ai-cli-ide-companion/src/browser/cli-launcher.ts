@@ -9,6 +9,7 @@ import { TerminalService } from '@theia/terminal/lib/browser/base/terminal-servi
 import { TerminalWidget } from '@theia/terminal/lib/browser/base/terminal-widget';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
 import { CLI_FLAVOUR_DISPLAY_NAMES, CLI_FLAVOUR_PACKAGES, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
+import { installCommandOf } from '@theia-cli-companion/cli-process/lib/common';
 import { IdeCompanionBackend } from '../common/ide-companion-protocol';
 import { flavourPreference } from '../common/ide-companion-preferences';
 import { cliCommandLine } from '../common/cli-command-line';
@@ -63,7 +64,7 @@ export class CliLauncher {
     /** Returns whether to run anyway (the user knows better: the shell may find it where we do not). */
     protected async offerInstall(flavour: CliFlavourId, command: string): Promise<boolean> {
         const name = CLI_FLAVOUR_DISPLAY_NAMES[flavour];
-        const install = `npm install -g ${CLI_FLAVOUR_PACKAGES[flavour].npmPackage}`;
+        const install = installCommandOf(CLI_FLAVOUR_PACKAGES[flavour]);
         this.output.warn(nls.localize('theia-cli-companion/ide-companion/cliMissingLog', '{0} is not installed: "{1}" is not on the PATH of this IDE\'s terminals', name, command));
         const installInTerminal = nls.localize('theia-cli-companion/ide-companion/installInTerminal', 'Install in Terminal');
         const copy = nls.localize('theia-cli-companion/ide-companion/copyInstall', 'Copy Command');

@@ -1,3 +1,5 @@
 // Saying what went wrong, the same way everywhere: errors and zod validation issues.
 export * from './describe-error';
 export * from './format-zod-issues';
+// The catalogue of the CLIs: names, npm packages, commands, ACP modes.
+export * from './cli-catalogue';

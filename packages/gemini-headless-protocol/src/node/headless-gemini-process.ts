@@ -1,5 +1,6 @@
 import { ChildProcess } from 'child_process';
 import { signalProcessGroup, spawnInOwnGroup } from '@theia-cli-companion/cli-process/lib/node';
+import { CLI_CATALOGUE, installCommandOf } from '@theia-cli-companion/cli-process/lib/common';
 import { ExitFacts, RetryNotice, TaskOutcome, classifyExit, parseRetryNotice } from '../common/headless-exit';
 import { StreamJsonLine, StreamJsonLineParser } from '../common/stream-json-line-parser';
 
@@ -125,7 +126,8 @@ export class HeadlessGeminiProcess {
             ? end.spawnError.code === 'ENOENT'
                 ? {
                     kind: 'not-installed',
-                    message: `Gemini CLI was not found (${this.options.command}). Install it with \`npm install -g @google/gemini-cli\`, or set the command in the preferences.`
+                    message: `${CLI_CATALOGUE.gemini.displayName} was not found (${this.options.command}). `
+                        + `Install it with \`${installCommandOf(CLI_CATALOGUE.gemini)}\`, or set the command in the preferences.`
                 }
                 : { kind: 'crashed', message: `Gemini CLI could not be started: ${end.spawnError.message}` }
             : classifyExit(facts);

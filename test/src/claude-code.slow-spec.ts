@@ -1,13 +1,9 @@
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
-import { CLAUDE_BIN, CLAUDE_INTERACTIVE_COMMAND, prepareClaudeCode } from './claude-code-setup';
-import { AnthropicRequest, MockAnthropicApi, MockAnthropicTurn } from './mock-anthropic-api';
+import { ClaudeCodeTestbed } from './claude-code-testbed';
+import { MockAnthropicApi } from './mock-anthropic-api';
 import { until } from './processes';
-import { createSandbox, createWorkspace, Sandbox } from './sandbox';
-import { TheiaBackend } from './theia-backend';
-import { TheiaWindow } from './theia-window';
-import { TmuxTerminal } from './tmux-terminal';
 
 const ORIGINAL = 'line one\nline two\nline three\n';
 const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
@@ -19,118 +15,91 @@ const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
  */
 describe('Claude Code: the real claude binary connected to a Theia window', function (): void {
     this.timeout(300_000);
-    let sandbox: Sandbox;
-    let workspace: string;
-    let backend: TheiaBackend;
-    let window: TheiaWindow;
-    let api: MockAnthropicApi;
-    let terminal: TmuxTerminal;
-    let script: (request: AnthropicRequest) => MockAnthropicTurn = () => ({ text: 'OK.' });
+    const bed = ClaudeCodeTestbed.install({ 'hello.txt': ORIGINAL });
 
-    before(async () => {
-        api = new MockAnthropicApi(request => MockAnthropicApi.isMainConversation(request) ? script(request) : MockAnthropicApi.sideAnswer(request));
-        sandbox = createSandbox();
-        workspace = createWorkspace(sandbox, 'project', { 'hello.txt': ORIGINAL });
-        prepareClaudeCode(sandbox, await api.start(), workspace);
-        backend = new TheiaBackend(sandbox, workspace);
-        await backend.start();
-        window = await TheiaWindow.open(sandbox, backend.url);
-        await window.openTerminal();
-        const terminalEnv = await window.terminalEnvironment(workspace);
-        expect(terminalEnv.CLAUDE_CODE_SSE_PORT, 'the terminal points claude at this window').to.match(/^\d+$/);
-        const lock = path.join(sandbox.home, '.claude', 'ide', `${terminalEnv.CLAUDE_CODE_SSE_PORT}.lock`);
-        expect(JSON.parse(fs.readFileSync(lock, 'utf8'))).to.deep.include({ workspaceFolders: [workspace], ideName: 'Eclipse Theia', transport: 'ws' });
-        terminal = new TmuxTerminal(sandbox.root, 'claude');
-        // A login shell resets PATH from /etc/profile: start the installed binary by its path.
-        terminal.start([CLAUDE_BIN, ...CLAUDE_INTERACTIVE_COMMAND.slice(1)], terminalEnv, workspace);
+    before(() => {
+        expect(bed.terminalEnv.CLAUDE_CODE_SSE_PORT, 'the terminal points claude at this window').to.match(/^\d+$/);
+        expect(JSON.parse(fs.readFileSync(bed.lockFile, 'utf8'))).to.deep.include({ workspaceFolders: [bed.workspace], ideName: 'Eclipse Theia', transport: 'ws' });
     });
 
-    after(async () => {
-        terminal?.kill();
-        await window?.close();
-        await backend?.stop();
-        await api?.stop();
-        sandbox?.dispose();
-    });
-
-    const file = () => path.join(workspace, 'hello.txt');
+    const file = () => path.join(bed.workspace, 'hello.txt');
     const failWith = async (error: Error) => {
-        throw new Error(`${error.message}\n--- terminal ---\n${terminal.screen()}\n--- backend ---\n${backend.log.split('\n').filter(line => /Claude|Diff|session/i.test(line)).slice(-30).join('\n')}`);
+        throw bed.explain(error);
     };
 
     it('connects by itself (ide_connected), and the window lists the Claude Code session', async () => {
-        await window.waitForStatus(/CLI 1$/, 90_000).catch(failWith);
-        await until(() => /ide_connected/.test(backend.log), 'ide_connected in the log', 30_000);
-        await window.runCommand('CLI Companion: Show Status');
-        const row = window.page.locator('.ai-cli-companion-session').first();
+        await bed.window.waitForStatus(/CLI 1$/, 90_000).catch(failWith);
+        await until(() => /ide_connected/.test(bed.backend.log), 'ide_connected in the log', 30_000);
+        await bed.window.runCommand('CLI Companion: Show Status');
+        const row = bed.window.page.locator('.ai-cli-companion-session').first();
         await row.waitFor({ timeout: 20_000 });
         expect(await row.innerText()).to.match(/^Claude Code\s+claude-code 2\.1\.332/);
-        await window.closeEditor('CLI Companion');
+        await bed.window.closeEditor('CLI Companion');
     });
 
     it('sends the browser\'s selection to the model; an Edit opens the Monaco diff, the user edits and accepts, the file holds that text', async () => {
-        script = request => MockAnthropicApi.lastToolResult(request)
+        bed.script = request => MockAnthropicApi.lastToolResult(request)
             ? { text: 'The line is added.' }
             : { toolUse: { name: 'Edit', input: { file_path: file(), old_string: 'line two\n', new_string: 'line two\nadded line\n' } } };
-        await window.openFile('hello.txt');
-        await window.goTo(2, 1);
+        await bed.window.openFile('hello.txt');
+        await bed.window.goTo(2, 1);
         // Select lines 2-3; Claude Code may miss a selection sent while it starts, so move it until it shows.
         await until(async () => {
-            await window.page.keyboard.press('Shift+ArrowUp');
-            await window.page.keyboard.press('Shift+ArrowDown');
-            await window.page.keyboard.press('Shift+ArrowDown');
-            await window.page.keyboard.press('Shift+ArrowDown');
+            await bed.window.page.keyboard.press('Shift+ArrowUp');
+            await bed.window.page.keyboard.press('Shift+ArrowDown');
+            await bed.window.page.keyboard.press('Shift+ArrowDown');
+            await bed.window.page.keyboard.press('Shift+ArrowDown');
             await new Promise(resolve => setTimeout(resolve, 1500));
-            return /2 lines selected|Selected 2 lines from hello\.txt/.test(terminal.screen());
+            return /2 lines selected|Selected 2 lines from hello\.txt/.test(bed.terminal.screen());
         }, 'Claude Code to show the selection', 60_000, 0).catch(failWith);
 
-        await terminal.submit('Add a line after line two');
-        await window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 60_000 }).catch(failWith);
-        const request = api.conversationRequests.find(candidate => MockAnthropicApi.lastUserText(candidate).includes('Add a line after line two'))!;
+        await bed.terminal.submit('Add a line after line two');
+        await bed.window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 60_000 }).catch(failWith);
+        const request = bed.api.conversationRequests.find(candidate => MockAnthropicApi.lastUserText(candidate).includes('Add a line after line two'))!;
         expect(MockAnthropicApi.selections(request)).to.deep.include({ file: file(), startLine: 2, endLine: 3, text: 'line two\nline three\n' });
-        await terminal.waitFor(/Do you want to make this edit to hello\.txt/, 'the permission prompt in the terminal', 20_000);
-        await window.saveDocScreenshot('claude-code-diff');
+        await bed.terminal.waitFor(/Do you want to make this edit to hello\.txt/, 'the permission prompt in the terminal', 20_000);
+        await bed.window.saveDocScreenshot('claude-code-diff');
 
-        await window.focusEndOfProposal();
-        await window.page.keyboard.type('edited in Theia\n');
-        await window.page.keyboard.press('Control+s');
+        await bed.window.focusEndOfProposal();
+        await bed.window.page.keyboard.type('edited in Theia\n');
+        await bed.window.page.keyboard.press('Control+s');
         await until(() => fs.readFileSync(file(), 'utf8') === 'line one\nline two\nadded line\nline three\nedited in Theia\n',
             'Claude Code to write the accepted text', 60_000, 250)
             .catch(failWith);
-        await terminal.waitFor(/The line is added\./, 'the model\'s answer after the edit', 30_000);
-        await until(async () => await window.page.locator(DIFF_EDITOR).count() === 0, 'the diff closed', 20_000);
+        await bed.terminal.waitFor(/The line is added\./, 'the model\'s answer after the edit', 30_000);
+        await until(async () => await bed.window.page.locator(DIFF_EDITOR).count() === 0, 'the diff closed', 20_000);
     });
 
     it('a second Edit rejected in the browser writes nothing, and Claude Code says so', async () => {
         const before = fs.readFileSync(file(), 'utf8');
-        script = request => MockAnthropicApi.lastToolResult(request)
+        bed.script = request => MockAnthropicApi.lastToolResult(request)
             ? { text: 'Understood.' }
             : { toolUse: { name: 'Edit', input: { file_path: file(), old_string: 'line one', new_string: 'LINE ONE' } } };
-        await terminal.submit('Capitalise line one');
-        await window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 60_000 }).catch(failWith);
-        await window.page.locator('#theia-main-content-panel .lm-TabBar-toolbar .codicon-close').first().click();
-        await terminal.waitFor(/Rejected update to hello\.txt/, 'Claude Code to report the rejection', 30_000);
+        await bed.terminal.submit('Capitalise line one');
+        await bed.window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 60_000 }).catch(failWith);
+        await bed.window.page.locator('#theia-main-content-panel .lm-TabBar-toolbar .codicon-close').first().click();
+        await bed.terminal.waitFor(/Rejected update to hello\.txt/, 'Claude Code to report the rejection', 30_000);
         expect(fs.readFileSync(file(), 'utf8')).to.equal(before);
     });
 
     it('"Send Selection to Claude Code" from the editor\'s context menu puts the file and lines into Claude\'s prompt, from the explorer the file', async () => {
-        await window.openFile('hello.txt');
+        await bed.window.openFile('hello.txt');
         // (Theia's Ln/Col item stops updating once a diff has closed over the editor: no goTo here.)
-        await window.page.keyboard.press('Control+Home');
-        await window.page.keyboard.press('Shift+ArrowDown');
-        await window.page.keyboard.press('Shift+ArrowDown');
-        await window.page.locator('#theia-main-content-panel .monaco-editor .view-lines').first().click({ button: 'right', position: { x: 20, y: 5 } });
-        await window.page.locator('.lm-Menu-item', { hasText: 'Send Selection to Claude Code' }).click();
-        await terminal.waitFor(/@\S*hello\.txt#L1-2/, 'the mention in Claude\'s prompt', 20_000);
+        await bed.window.page.keyboard.press('Control+Home');
+        await bed.window.page.keyboard.press('Shift+ArrowDown');
+        await bed.window.page.keyboard.press('Shift+ArrowDown');
+        await bed.window.page.locator('#theia-main-content-panel .monaco-editor .view-lines').first().click({ button: 'right', position: { x: 20, y: 5 } });
+        await bed.window.page.locator('.lm-Menu-item', { hasText: 'Send Selection to Claude Code' }).click();
+        await bed.terminal.waitFor(/@\S*hello\.txt#L1-2/, 'the mention in Claude\'s prompt', 20_000);
 
         // From the file explorer: the whole file.
-        const node = window.page.locator('.theia-FileTree .theia-TreeNode', { hasText: 'hello.txt' }).first();
+        const node = bed.window.page.locator('.theia-FileTree .theia-TreeNode', { hasText: 'hello.txt' }).first();
         if (!await node.isVisible()) {
-            await window.page.locator('#shell-tab-explorer-view-container').click();
+            await bed.window.page.locator('#shell-tab-explorer-view-container').click();
         }
         await node.waitFor({ timeout: 20_000 });
         await node.click({ button: 'right' });
-        await window.page.locator('.lm-Menu-item', { hasText: 'Send Selection to Claude Code' }).click();
-        await terminal.waitFor(/hello\.txt#L1-2\s+@\S*hello\.txt(?!#)/, 'the file mention after the line mention', 20_000);
+        await bed.window.page.locator('.lm-Menu-item', { hasText: 'Send Selection to Claude Code' }).click();
+        await bed.terminal.waitFor(/hello\.txt#L1-2\s+@\S*hello\.txt(?!#)/, 'the file mention after the line mention', 20_000);
     });
 });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
 import { AcpChatTestbed } from './acp-chat-testbed';
-import { CLAUDE_BIN, CLAUDE_INTERACTIVE_COMMAND, prepareClaudeCode } from './claude-code-setup';
+import { ClaudeCodeTestbed } from './claude-code-testbed';
 import { prepareGeminiAcp } from './gemini-acp-setup';
 import { IdeProbe } from './ide-probe';
 import { closeLeftoverDiffs, CONTROL_FILE, editThroughImplicitSave, IMPLICIT_SAVES, ORIGINAL, PROPOSED, REVIEWED, settledInBackend } from './implicit-saves';
@@ -12,7 +12,6 @@ import { until } from './processes';
 import { createSandbox, createWorkspace, Sandbox } from './sandbox';
 import { TheiaBackend } from './theia-backend';
 import { TheiaWindow } from './theia-window';
-import { TmuxTerminal } from './tmux-terminal';
 
 const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
 
@@ -85,12 +84,7 @@ describe('Implicit saves never settle a proposal: the real Gemini IdeClient', fu
 
 describe('Implicit saves never settle a proposal: the real claude binary\'s blocking openDiff', function (): void {
     this.timeout(300_000);
-    let sandbox: Sandbox;
-    let workspace: string;
-    let backend: TheiaBackend;
-    let window: TheiaWindow;
-    let api: MockAnthropicApi;
-    let terminal: TmuxTerminal;
+    const bed = ClaudeCodeTestbed.install({ [CONTROL_FILE]: 'control\n' });
 
     /** "Edit round-N.txt": the model reads the file, then edits it (two changes), then says it is done. */
     function turn(request: AnthropicRequest): MockAnthropicTurn {
@@ -98,7 +92,7 @@ describe('Implicit saves never settle a proposal: the real claude binary\'s bloc
         if (!name) {
             return { text: 'OK.' };
         }
-        const file = path.join(workspace, name);
+        const file = path.join(bed.workspace, name);
         const result = MockAnthropicApi.lastToolResult(request);
         if (!result) {
             return { toolUse: { name: 'Read', input: { file_path: file } } };
@@ -110,40 +104,22 @@ describe('Implicit saves never settle a proposal: the real claude binary\'s bloc
     }
 
     before(async () => {
-        api = new MockAnthropicApi(request => MockAnthropicApi.isMainConversation(request) ? turn(request) : MockAnthropicApi.sideAnswer(request));
-        sandbox = createSandbox();
-        workspace = createWorkspace(sandbox, 'project', { [CONTROL_FILE]: 'control\n' });
-        prepareClaudeCode(sandbox, await api.start(), workspace);
-        backend = new TheiaBackend(sandbox, workspace);
-        await backend.start();
-        window = await TheiaWindow.open(sandbox, backend.url);
-        await window.openTerminal();
-        const env = await window.terminalEnvironment(workspace);
-        terminal = new TmuxTerminal(sandbox.root, 'claude');
-        terminal.start([CLAUDE_BIN, ...CLAUDE_INTERACTIVE_COMMAND.slice(1)], env, workspace);
-        await window.waitForStatus(/CLI 1$/, 90_000);
+        bed.script = turn;
+        await bed.window.waitForStatus(/CLI 1$/, 90_000).catch(error => { throw bed.explain(error); });
     });
-
-    after(async () => {
-        terminal?.kill();
-        await window?.close();
-        await backend?.stop();
-        await api?.stop();
-        sandbox?.dispose();
-    });
-
-    afterEach(() => closeLeftoverDiffs(window));
+    afterEach(() => closeLeftoverDiffs(bed.window));
 
     IMPLICIT_SAVES.forEach((save, round) => it(`${save.name}: openDiff gets no answer; Ctrl+S then has claude write the edited text`, async () => {
-        await window.changeSettings(sandbox, save.settings);
+        const { window, terminal, api, backend } = bed;
+        await window.changeSettings(bed.sandbox, save.settings);
         const name = `round-${round}.txt`;
-        const file = path.join(workspace, name);
+        const file = path.join(bed.workspace, name);
         fs.writeFileSync(file, ORIGINAL);
         await terminal.submit(`Edit ${name}`);
         await window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 60_000 });
         await terminal.waitFor(new RegExp(`Do you want to make this edit to ${name.replace('.', '\\.')}`), 'the permission prompt in the terminal', 20_000);
         const asked = api.conversationRequests.length;
-        await editThroughImplicitSave(window, workspace, save, () =>
+        await editThroughImplicitSave(window, bed.workspace, save, () =>
             (fs.readFileSync(file, 'utf8') !== ORIGINAL && `${name} was written`)
             || (api.conversationRequests.length > asked && 'Claude Code went on with the conversation (its openDiff was answered)')
             || (!/Do you want to make this edit/.test(terminal.screen()) && 'the terminal no longer asks')

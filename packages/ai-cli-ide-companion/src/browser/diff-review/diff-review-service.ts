@@ -247,7 +247,7 @@ export class DiffReviewService {
 
     /**
      * The right side's text, and whether the user changed it. Nothing can save the proposal, so its
-     * model is dirty exactly while its text differs from the proposal (undone back to it is not changed).
+     * model stays dirty from the user's first edit until it is undone back to the proposal.
      */
     protected async currentState(diff: ReviewedDiff): Promise<{ text: string; edited: boolean } | undefined> {
         try {

@@ -69,8 +69,10 @@ describe('Agent tasks: Run Gemini Task…, the Agent Tasks view, review and reve
         await window.page.keyboard.press('Shift+ArrowDown');
         await window.page.keyboard.press('Shift+ArrowDown');
 
-        // F1 straight from the editor: clicking elsewhere first would drop the selection.
+        // F1 straight from the editor: clicking elsewhere first would drop the selection. Keys typed
+        // before the palette has the focus would replace the selected lines.
         await window.page.keyboard.press('F1');
+        await until(() => window.page.evaluate(() => !!document.activeElement?.closest('.quick-input-widget')), 'the command palette to have the focus');
         await window.page.keyboard.type('Run Gemini Task');
         await window.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Run Gemini Task' }).first().waitFor();
         await window.page.keyboard.press('Enter');
@@ -88,7 +90,11 @@ describe('Agent tasks: Run Gemini Task…, the Agent Tasks view, review and reve
         // Live: the tool call has finished and the file is written while the task still runs.
         await until(async () => finalAnswerAsked && await card.locator('.agent-task-tool[data-tool-name="write_file"][data-status="success"]').count() === 1,
             // Gemini CLI's cold start and two model turns: generous for a loaded machine.
-            'the write_file call shown as done', 60000);
+            'the write_file call shown as done', 60000).catch(async error => {
+            throw new Error(`${error.message} (final answer asked: ${finalAnswerAsked}); card: ${JSON.stringify(await card.innerText().catch(() => ''))}; `
+                + `${parserFile}: ${JSON.stringify(fs.readFileSync(parserFile, 'utf8'))}; ${await window.describeForFailure('agent-task-live')}; `
+                + `model requests: ${api.requests.length}; backend log:\n${backend.log.split('\n').filter(line => /task/i.test(line)).slice(-20).join('\n')}`);
+        });
         expect(await card.getAttribute('data-state')).to.equal('running');
         expect(await card.locator('[data-action="cancel"]').count()).to.equal(1);
         expect(fs.readFileSync(parserFile, 'utf8')).to.equal(DOCUMENTED);

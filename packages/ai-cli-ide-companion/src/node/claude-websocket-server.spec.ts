@@ -10,59 +10,7 @@ import { WindowCompanion } from './window-companion';
 import { RecordingLogger } from './test/recording-logger';
 import { RecordingWindow } from './test/recording-window';
 import { until } from './test/mcp-test-client';
-
-interface RpcMessage { jsonrpc: '2.0'; id?: number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: { code: number; message: string } }
-
-/** A raw WebSocket JSON-RPC peer, as Claude Code's client is on the wire (the SDK has no server-side WebSocket to test against). */
-class ClaudeWire {
-    readonly received: RpcMessage[] = [];
-    protected nextId = 1;
-    constructor(readonly socket: WebSocket) {
-        socket.on('message', data => this.received.push(JSON.parse(data.toString())));
-    }
-    static async open(port: number, headers: Record<string, string>, protocols: string[] = ['mcp']): Promise<ClaudeWire> {
-        const socket = new WebSocket(`ws://127.0.0.1:${port}`, protocols, { headers });
-        await new Promise<void>((resolve, reject) => {
-            socket.once('open', () => resolve());
-            socket.once('error', reject);
-            socket.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
-        });
-        return new ClaudeWire(socket);
-    }
-    async request(method: string, params: Record<string, unknown> = {}): Promise<RpcMessage> {
-        const id = this.nextId++;
-        this.socket.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
-        await until(() => this.received.some(message => message.id === id), `the answer to ${method}`, 10000);
-        return this.received.find(message => message.id === id)!;
-    }
-    notify(method: string, params: Record<string, unknown> = {}): void {
-        this.socket.send(JSON.stringify({ jsonrpc: '2.0', method, params }));
-    }
-    async handshake(): Promise<void> {
-        const init = await this.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'claude-code', version: '2.1.332' } });
-        expect(init.result?.serverInfo).to.be.an('object');
-        this.notify('notifications/initialized');
-        this.notify('ide_connected', { pid: process.pid });
-    }
-    async call(name: string, args: Record<string, unknown> = {}): Promise<{ texts: string[]; isError: boolean }> {
-        const answer = await this.request('tools/call', { name, arguments: args });
-        const result = answer.result as { content: { text: string }[]; isError?: boolean };
-        return { texts: result.content.map(block => block.text), isError: !!result.isError };
-    }
-    notifications(method: string): Record<string, unknown>[] {
-        return this.received.filter(message => message.method === method && message.id === undefined).map(message => message.params!);
-    }
-}
-
-/** Status code of a refused upgrade. */
-async function refusedWith(port: number, headers: Record<string, string>, protocols: string[] = ['mcp']): Promise<number> {
-    const socket = new WebSocket(`ws://127.0.0.1:${port}`, protocols, { headers });
-    return new Promise<number>((resolve, reject) => {
-        socket.once('open', () => reject(new Error('the connection was accepted')));
-        socket.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
-        socket.once('error', () => undefined);
-    });
-}
+import { ClaudeWire, refusedWith } from './test/claude-wire';
 
 describe('Claude Code WebSocket endpoint', () => {
     let home: ReturnType<typeof useTemporaryHome>;
@@ -93,7 +41,7 @@ describe('Claude Code WebSocket endpoint', () => {
 
     const lock = () => JSON.parse(fs.readFileSync(window.discoveryFilePaths.get('claude')!, 'utf8'));
     const connect = async () => {
-        const wire = await ClaudeWire.open(window.claudeServer.port, { 'X-Claude-Code-Ide-Authorization': lock().authToken });
+        const wire = await ClaudeWire.open(window.endpointOf('claude').port, { 'X-Claude-Code-Ide-Authorization': lock().authToken });
         wires.push(wire);
         await wire.handshake();
         await until(() => window.status.sessions.some(session => session.flavour === 'claude'), 'the Claude session listed');
@@ -102,25 +50,26 @@ describe('Claude Code WebSocket endpoint', () => {
 
     it('writes the lock file as Claude Code reads it (0600 in 0700) and points terminals at the WebSocket port', () => {
         const file = window.discoveryFilePaths.get('claude')!;
-        expect(file).to.equal(path.join(process.env.HOME!, '.claude', 'ide', `${window.claudeServer.port}.lock`));
+        expect(file).to.equal(path.join(process.env.HOME!, '.claude', 'ide', `${window.endpointOf('claude').port}.lock`));
         expect(lock()).to.deep.include({ pid: process.pid, workspaceFolders: [fs.realpathSync(workspace)], ideName: 'Eclipse Theia', transport: 'ws' });
         expect(lock().authToken).to.have.length.of.at.least(40);
         expect(fs.statSync(file).mode & 0o777).to.equal(0o600);
         expect(fs.statSync(path.dirname(file)).mode & 0o777).to.equal(0o700);
-        expect(window.terminalEnvironment().CLAUDE_CODE_SSE_PORT).to.equal(String(window.claudeServer.port));
-        expect(window.claudeServer.port).to.not.equal(window.server.port);
+        expect(window.terminalEnvironment().CLAUDE_CODE_SSE_PORT).to.equal(String(window.endpointOf('claude').port));
+        expect(window.endpointOf('claude').port).to.not.equal(window.server.port);
     });
 
     it('selects the mcp subprotocol and refuses a missing or wrong secret, no mcp, an Origin or a foreign Host', async () => {
         const token = lock().authToken;
-        const wire = await ClaudeWire.open(window.claudeServer.port, { 'X-Claude-Code-Ide-Authorization': token }, ['other', 'mcp']);
+        const wire = await ClaudeWire.open(window.endpointOf('claude').port, { 'X-Claude-Code-Ide-Authorization': token }, ['other', 'mcp']);
         wires.push(wire);
         expect(wire.socket.protocol).to.equal('mcp');
-        expect(await refusedWith(window.claudeServer.port, {})).to.equal(401);
-        expect(await refusedWith(window.claudeServer.port, { 'X-Claude-Code-Ide-Authorization': token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A') })).to.equal(401);
-        expect(await refusedWith(window.claudeServer.port, { 'X-Claude-Code-Ide-Authorization': token }, ['other'])).to.equal(400);
-        expect(await refusedWith(window.claudeServer.port, { 'X-Claude-Code-Ide-Authorization': token, Origin: 'https://evil.example' })).to.equal(403);
-        expect(await refusedWith(window.claudeServer.port, { 'X-Claude-Code-Ide-Authorization': token, Host: `evil.example:${window.claudeServer.port}` })).to.equal(403);
+        expect(await refusedWith(window.endpointOf('claude').port, {})).to.equal(401);
+        expect(await refusedWith(window.endpointOf('claude').port, { 'X-Claude-Code-Ide-Authorization': token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A') })).to.equal(401);
+        expect(await refusedWith(window.endpointOf('claude').port, { 'X-Claude-Code-Ide-Authorization': token }, ['other'])).to.equal(400);
+        expect(await refusedWith(window.endpointOf('claude').port, { 'X-Claude-Code-Ide-Authorization': token, Origin: 'https://evil.example' })).to.equal(403);
+        const port = window.endpointOf('claude').port;
+        expect(await refusedWith(port, { 'X-Claude-Code-Ide-Authorization': token, Host: `evil.example:${port}` })).to.equal(403);
         // The HTTP endpoint does not take Claude Code's secret.
         const http = await fetch(`http://127.0.0.1:${window.server.port}/mcp`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{}' });
         expect(http.status).to.equal(401);
@@ -257,7 +206,7 @@ describe('Claude Code WebSocket endpoint', () => {
         await window.setFlavours(['gemini']);
         expect(fs.existsSync(file)).to.equal(false);
         await until(() => wire.socket.readyState === WebSocket.CLOSED, 'the session closed');
-        expect(await refusedWith(window.claudeServer.port, { 'X-Claude-Code-Ide-Authorization': token })).to.equal(401);
+        expect(await refusedWith(window.endpointOf('claude').port, { 'X-Claude-Code-Ide-Authorization': token })).to.equal(401);
         expect(window.terminalEnvironment().CLAUDE_CODE_SSE_PORT).to.equal(undefined);
     });
 });

@@ -6,33 +6,38 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Emitter, Event } from '@theia/core/lib/common/event';
 import { tokensEqual } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import {
-    COMPANION_SERVER_INFO, CLAUDE_CODE_AUTH_HEADER, CLAUDE_CODE_SUBPROTOCOL, ClaudeIdeConnectedSchema, ClaudeNotificationMethod, CLI_FLAVOUR_DISPLAY_NAMES
+    COMPANION_SERVER_INFO, CLAUDE_CODE_AUTH_HEADER, CLAUDE_CODE_SUBPROTOCOL, ClaudeAtMentioned, ClaudeIdeConnectedSchema, ClaudeNotificationMethod, ClaudeSelectionChanged
 } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { CliSessionInfo } from '../common/ide-companion-protocol';
+import { CliSessionInfo, SessionCredential } from '../common/ide-companion-protocol';
+import { claudeSelectionFromEditorState } from './claude-selection';
 import { CompanionLogger } from './companion-logger';
 import { isAllowedHost } from './mcp-request-guard';
 import { LoopbackServer } from './loopback-server';
+import { EditorSnapshot, McpEndpoint } from './mcp-endpoint';
 import { WebSocketServerTransport } from './websocket-server-transport';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 
 export interface ClaudeWebSocketServerOptions {
-    /** The secret of the lock file; undefined while Claude Code is turned off (every upgrade is refused). */
-    readonly authToken: () => string | undefined;
+    /** The secrets of the lock files, each with who holds it; empty while no such CLI is turned on (every upgrade is refused). */
+    readonly authTokens: () => ReadonlyMap<SessionCredential, string>;
     readonly logger: CompanionLogger;
     /** Registers the tools of one session; called once per connection. */
-    readonly configureSession: (server: McpServer, sessionId: string) => void;
+    readonly configureSession: (server: McpServer, sessionId: string, credential: SessionCredential) => void;
     /** Largest accepted frame; openDiff carries whole files. */
     readonly maxPayloadBytes?: number;
 }
 
 interface ClaudeSession {
     readonly id: string;
+    readonly credential: SessionCredential;
     readonly mcp: McpServer;
     readonly transport: WebSocketServerTransport;
     info?: CliSessionInfo;
 }
 
 const DEFAULT_MAX_PAYLOAD = 32 * 1024 * 1024;
+/** Claude Code 2.1.332 drops a selection sent right after its handshake: the latest goes again a moment later. */
+const SELECTION_REPLAY_MS = 1000;
 
 /**
  * One window's endpoint for Claude Code: MCP over a WebSocket at ws://127.0.0.1:<port> (random
@@ -40,7 +45,8 @@ const DEFAULT_MAX_PAYLOAD = 32 * 1024 * 1024;
  * from web pages (an Origin), foreign Hosts, without `mcp` or with a wrong secret are refused before
  * any WebSocket exists.
  */
-export class ClaudeWebSocketServer {
+export class ClaudeWebSocketServer implements McpEndpoint {
+    readonly transport = 'claude-code-websocket';
     protected httpServer?: LoopbackServer;
     protected readonly wss = new WebSocketServer({
         noServer: true,
@@ -55,8 +61,26 @@ export class ClaudeWebSocketServer {
     /** A session said `ide_connected`: the CLI is ready for the IDE's notifications. */
     protected readonly onDidConnectEmitter = new Emitter<string>();
     readonly onDidConnect: Event<string> = this.onDidConnectEmitter.event;
+    /** The active editor's selection as Claude Code sees it (undefined: no file editor active). */
+    protected selection?: ClaudeSelectionChanged;
+    /** The last selection sent, kept while the editor has no focus. */
+    protected sentSelection?: ClaudeSelectionChanged;
 
-    constructor(protected readonly options: ClaudeWebSocketServerOptions) { }
+    constructor(protected readonly options: ClaudeWebSocketServerOptions) {
+        this.onDidConnect(sessionId => setTimeout(() => {
+            if (this.sentSelection) {
+                void this.notify(ClaudeNotificationMethod.SELECTION_CHANGED, { ...this.sentSelection }, sessionId);
+            }
+        }, SELECTION_REPLAY_MS).unref());
+    }
+
+    get currentSelection(): ClaudeSelectionChanged | undefined {
+        return this.selection;
+    }
+
+    get latestSelection(): ClaudeSelectionChanged | undefined {
+        return this.sentSelection;
+    }
 
     get port(): number {
         return this._port;
@@ -76,18 +100,39 @@ export class ClaudeWebSocketServer {
         return this._port;
     }
 
-    protected upgrade(req: http.IncomingMessage, socket: Socket, head: Buffer): void {
-        const refusal = this.refusal(req);
-        if (refusal) {
-            this.options.logger.warn(`Refused a Claude Code connection (${refusal.status}): ${refusal.reason}`);
-            socket.end(`HTTP/1.1 ${refusal.status} ${http.STATUS_CODES[refusal.status]}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${refusal.reason}\n`);
+    /** Claude Code hears of the active editor's selection (or cursor) as `selection_changed`, 0-based. */
+    async publishEditor({ state }: EditorSnapshot): Promise<void> {
+        if (!state) {
             return;
         }
-        this.wss.handleUpgrade(req, socket, head, ws => this.accept(ws));
+        const selection = claudeSelectionFromEditorState(state);
+        this.selection = selection;
+        if (!selection || JSON.stringify(selection) === JSON.stringify(this.sentSelection)) {
+            return;
+        }
+        this.sentSelection = selection;
+        await this.notify(ClaudeNotificationMethod.SELECTION_CHANGED, { ...selection });
     }
 
-    /** Why an upgrade request is refused, never quoting the secret; undefined when it is accepted. */
-    protected refusal(req: http.IncomingMessage): { status: number; reason: string } | undefined {
+    /** "Send Selection to Claude Code": an `at_mentioned` (already validated) to every session; answers how many got it. */
+    async mention(mention: ClaudeAtMentioned): Promise<number> {
+        const sessions = this.connectedSessions.length;
+        await this.notify(ClaudeNotificationMethod.AT_MENTIONED, { ...mention });
+        return sessions;
+    }
+
+    protected upgrade(req: http.IncomingMessage, socket: Socket, head: Buffer): void {
+        const verdict = this.authenticate(req);
+        if ('status' in verdict) {
+            this.options.logger.warn(`Refused a Claude Code connection (${verdict.status}): ${verdict.reason}`);
+            socket.end(`HTTP/1.1 ${verdict.status} ${http.STATUS_CODES[verdict.status]}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${verdict.reason}\n`);
+            return;
+        }
+        this.wss.handleUpgrade(req, socket, head, ws => this.accept(ws, verdict.credential));
+    }
+
+    /** Who an upgrade request comes from, or why it is refused (never quoting a secret). */
+    protected authenticate(req: http.IncomingMessage): { status: number; reason: string } | { credential: SessionCredential } {
         if (this.stopped) {
             return { status: 503, reason: 'The window is closing' };
         }
@@ -101,24 +146,31 @@ export class ClaudeWebSocketServer {
         if (!offered.includes(CLAUDE_CODE_SUBPROTOCOL)) {
             return { status: 400, reason: `Bad Request: the WebSocket subprotocol "${CLAUDE_CODE_SUBPROTOCOL}" is required` };
         }
-        const expected = this.options.authToken();
+        const tokens = this.options.authTokens();
         const presented = req.headers[CLAUDE_CODE_AUTH_HEADER];
-        if (expected === undefined) {
-            return { status: 401, reason: 'Unauthorized: Claude Code is turned off for this window' };
+        if (!tokens.size) {
+            return { status: 401, reason: 'Unauthorized: IDE mode over this endpoint is turned off for this window' };
         }
-        if (typeof presented !== 'string' || !tokensEqual(presented, expected)) {
-            return { status: 401, reason: presented === undefined ? 'Unauthorized: missing X-Claude-Code-Ide-Authorization header' : 'Unauthorized: invalid token' };
+        if (typeof presented !== 'string') {
+            return { status: 401, reason: 'Unauthorized: missing X-Claude-Code-Ide-Authorization header' };
         }
-        return undefined;
+        // Every secret is compared, so the time taken does not tell which one came close.
+        let match: SessionCredential | undefined;
+        tokens.forEach((token, credential) => {
+            if (tokensEqual(presented, token)) {
+                match = credential;
+            }
+        });
+        return match ? { credential: match } : { status: 401, reason: 'Unauthorized: invalid token' };
     }
 
-    protected accept(ws: WebSocket): void {
+    protected accept(ws: WebSocket, credential: SessionCredential): void {
         const id = randomUUID();
         const mcp = new McpServer({ ...COMPANION_SERVER_INFO }, { capabilities: { tools: { listChanged: false } } });
         const transport = new WebSocketServerTransport(ws, id);
-        const session: ClaudeSession = { id, mcp, transport };
+        const session: ClaudeSession = { id, credential, mcp, transport };
         this.sessions.set(id, session);
-        this.options.configureSession(mcp, id);
+        this.options.configureSession(mcp, id, credential);
         transport.onincoming = message => {
             if ('method' in message && message.method === ClaudeNotificationMethod.IDE_CONNECTED && !('id' in message)) {
                 const parsed = ClaudeIdeConnectedSchema.safeParse(message.params);
@@ -129,7 +181,7 @@ export class ClaudeWebSocketServer {
         mcp.server.oninitialized = () => {
             const client = mcp.server.getClientVersion();
             session.info = {
-                sessionId: id, flavour: 'claude', clientLabel: CLI_FLAVOUR_DISPLAY_NAMES.claude,
+                sessionId: id, flavour: credential.flavour, clientLabel: credential.label,
                 clientName: client?.name ?? 'unknown client', clientVersion: client?.version ?? '', connectedAt: Date.now()
             };
             this.options.logger.info(`CLI session ${id} connected: ${session.info.clientName} ${session.info.clientVersion} (over the Claude Code WebSocket)`);
@@ -153,8 +205,9 @@ export class ClaudeWebSocketServer {
             .catch(error => this.options.logger.warn(`Could not send ${method} to Claude Code session ${session.id}: ${describeError(error)}`))));
     }
 
-    async closeAll(): Promise<void> {
-        await Promise.all([...this.sessions.values()].map(session => session.transport.close().catch(() => undefined)));
+    async closeSessionsWhere(match: (credential: SessionCredential) => boolean): Promise<void> {
+        const sessions = [...this.sessions.values()].filter(session => match(session.credential));
+        await Promise.all(sessions.map(session => session.transport.close().catch(() => undefined)));
     }
 
     async stop(): Promise<void> {
@@ -162,7 +215,7 @@ export class ClaudeWebSocketServer {
             return;
         }
         this.stopped = true;
-        await this.closeAll();
+        await this.closeSessionsWhere(() => true);
         this.wss.close();
         await this.httpServer?.close();
         this.onDidChangeSessionsEmitter.dispose();

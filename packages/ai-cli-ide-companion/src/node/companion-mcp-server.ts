@@ -5,11 +5,14 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter, Event } from '@theia/core/lib/common/event';
-import { COMPANION_SERVER_INFO, MCP_ENDPOINT_PATH, IdeNotification, IdeNotificationSchema } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
+import {
+    COMPANION_SERVER_INFO, MCP_ENDPOINT_PATH, IdeContext, IdeNotification, IdeNotificationMethod, IdeNotificationSchema
+} from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { CliSessionInfo, SessionCredential } from '../common/ide-companion-protocol';
 import { CompanionLogger } from './companion-logger';
 import { createMcpRequestGuard, jsonRpcError } from './mcp-request-guard';
 import { LoopbackServer } from './loopback-server';
+import { EditorSnapshot, McpEndpoint } from './mcp-endpoint';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 
 export interface CompanionMcpServerOptions {
@@ -47,9 +50,11 @@ const DEFAULT_IDLE_SESSION_MS = 60_000;
 /**
  * One window's MCP server: Streamable HTTP at /mcp on 127.0.0.1, a random port, stateful sessions,
  * and a fresh McpServer per session (a single McpServer connected to several transports loses all
- * but the last: modelcontextprotocol/typescript-sdk#961).
+ * but the last: modelcontextprotocol/typescript-sdk#961). Gemini CLI, Qwen Code and the window's ACP
+ * agents connect here; each session hears of the editor as `ide/contextUpdate`.
  */
-export class CompanionMcpServer {
+export class CompanionMcpServer implements McpEndpoint {
+    readonly transport = 'mcp-streamable-http';
     protected readonly sessions = new Map<string, Session>();
     protected httpServer?: LoopbackServer;
     protected _port = 0;
@@ -60,6 +65,10 @@ export class CompanionMcpServer {
     /** Fires when a session's SSE stream opens: the moment it can first receive notifications. */
     protected readonly onDidOpenStreamEmitter = new Emitter<string>();
     readonly onDidOpenStream: Event<string> = this.onDidOpenStreamEmitter.event;
+
+    /** The last context sent; a session gets it as soon as its event stream opens. */
+    protected context?: IdeContext;
+    protected contextJson = '';
 
     constructor(protected readonly options: CompanionMcpServerOptions) { }
 
@@ -90,6 +99,23 @@ export class CompanionMcpServer {
         this._port = await server.listen();
         this.httpServer = server;
         return this._port;
+    }
+
+    async publishEditor({ context }: EditorSnapshot): Promise<void> {
+        const json = JSON.stringify(context);
+        if (json === this.contextJson) {
+            return;
+        }
+        this.context = context;
+        this.contextJson = json;
+        await this.notifyAll({ method: IdeNotificationMethod.CONTEXT_UPDATE, params: context });
+    }
+
+    protected sendContextTo(sessionId: string): void {
+        if (this.context) {
+            this.notify(sessionId, { method: IdeNotificationMethod.CONTEXT_UPDATE, params: this.context })
+                .catch(error => this.options.logger.warn(`Could not send the editor context to session ${sessionId}: ${describeError(error)}`));
+        }
     }
 
     /** Sends a validated notification to every session; a session that fails does not affect the others. */
@@ -206,6 +232,7 @@ export class CompanionMcpServer {
         // The transport writes the SSE headers synchronously inside handleRequest; notify right after.
         setImmediate(() => {
             if (res.statusCode === 200) {
+                this.sendContextTo(session.id);
                 this.onDidOpenStreamEmitter.fire(session.id);
             }
         });
@@ -253,7 +280,6 @@ export class CompanionMcpServer {
         }
     }
 
-    /** Ends the sessions that authenticated with credentials like these (a flavour no longer advertised, an agent gone). */
     async closeSessionsWhere(match: (credential: SessionCredential) => boolean): Promise<void> {
         const sessions = [...this.sessions.values()].filter(session => match(session.credential));
         await Promise.all(sessions.map(session => session.transport.close().catch(() => undefined)));

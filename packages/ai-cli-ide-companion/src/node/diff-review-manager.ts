@@ -4,12 +4,13 @@ import { randomUUID } from 'crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { FileUri } from '@theia/core/lib/common/file-uri';
-import { CloseDiffArgumentsSchema, IdeToolName, OpenDiffArgumentsSchema, IdeNotificationMethod } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
+import {
+    CloseDiffArgumentsSchema, IdeToolName, OpenDiffArgumentsSchema, IdeNotification, IdeNotificationMethod, IdeNotificationSchema
+} from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { CliSessionInfo, DiffOutcome, IdeCompanionFrontendClient } from '../common/ide-companion-protocol';
 import { fromRpcText, toRpcText } from '../common/rpc-text';
 import { Emitter, Event } from '@theia/core/lib/common/event';
 import { CompanionLogger } from './companion-logger';
-import { CompanionMcpServer } from './companion-mcp-server';
 import { LooseRegisterTool, toolError } from './mcp-tool-results';
 import { isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { describeError, formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
@@ -23,25 +24,24 @@ export interface OpenDiff {
     readonly tabName?: string;
 }
 
-/** A blocking diff (Claude Code's openDiff): the user's answer resolves the tool call itself. */
 interface PendingDiff extends OpenDiff {
+    /**
+     * Gives the session the user's answer: the answer of a blocking call (Claude Code's openDiff), or a
+     * notification; false when the session is gone.
+     */
+    readonly deliver: (answer: Answer) => Promise<boolean>;
+    /** Ends a waiting blocking call without an answer the CLI will act on (it decided in its terminal). */
     readonly settle?: (answer: Answer) => void;
 }
 
-/** Sessions of another endpoint whose diffs this manager also reviews (the Claude Code WebSocket). */
-export interface DiffSessionSource {
-    readonly connectedSessions: CliSessionInfo[];
-    readonly onDidChangeSessions: Event<readonly CliSessionInfo[]>;
-}
-
 export interface DiffReviewManagerOptions {
-    readonly server: CompanionMcpServer;
+    /** Every session of the window, on all its endpoints: who proposed a diff, and whether it is still there. */
+    readonly sessions: () => readonly CliSessionInfo[];
     readonly logger: CompanionLogger;
     /** The window's frontend, while it is attached. */
     readonly frontend: () => IdeCompanionFrontendClient | undefined;
     /** The window's realpath'd workspace roots. */
     readonly roots: () => readonly string[];
-    readonly otherSessions?: DiffSessionSource;
 }
 
 const BINARY_SNIFF_BYTES = 8000;
@@ -59,49 +59,58 @@ export class DiffReviewManager {
     /** Fires when a diff starts or stops waiting for the user. */
     readonly onDidChange: Event<void> = this.onDidChangeEmitter.event;
 
-    constructor(protected readonly options: DiffReviewManagerOptions) {
-        const dropOrphans = () => {
-            const live = new Set(this.liveSessions().map(session => session.sessionId));
-            for (const diff of [...this.diffs.values()]) {
-                if (!live.has(diff.sessionId)) {
-                    this.discard(diff, 'its CLI session ended');
-                }
-            }
-        };
-        options.server.onDidChangeSessions(dropOrphans);
-        options.otherSessions?.onDidChangeSessions(dropOrphans);
-    }
+    constructor(protected readonly options: DiffReviewManagerOptions) { }
 
-    protected liveSessions(): CliSessionInfo[] {
-        return [...this.options.server.connectedSessions, ...this.options.otherSessions?.connectedSessions ?? []];
+    /** The window's sessions changed: the diffs of sessions that ended close. */
+    dropOrphans(): void {
+        const live = new Set(this.options.sessions().map(session => session.sessionId));
+        for (const diff of [...this.diffs.values()]) {
+            if (!live.has(diff.sessionId)) {
+                this.discard(diff, 'its CLI session ended');
+            }
+        }
     }
 
     get openDiffs(): OpenDiff[] {
         return [...this.diffs.values()].map(({ id, sessionId, filePath, openedAt, tabName }) => ({ id, sessionId, filePath, openedAt, ...(tabName ? { tabName } : {}) }));
     }
 
+    /** The diff tools of one session (Gemini CLI's and Qwen Code's contract), whose outcomes it hears as notifications. */
     registerTools(mcp: McpServer, sessionId: string): void {
+        const notify = async (notification: IdeNotification) => {
+            try {
+                await mcp.server.notification(IdeNotificationSchema.parse(notification));
+                return true;
+            } catch {
+                // The session is gone (its transport closed): the caller says so.
+                return false;
+            }
+        };
         // The SDK's generic signature is too deep for the compiler with our zod version; the
         // schemas are zod objects it validates at run time all the same.
         const registerTool = mcp.registerTool.bind(mcp) as unknown as LooseRegisterTool;
         registerTool(IdeToolName.OPEN_DIFF, {
             description: 'Opens an editable diff of a proposed change to a file in the Theia window. Answers at once; the outcome arrives as ide/diffAccepted or ide/diffRejected.',
             inputSchema: OpenDiffArgumentsSchema
-        }, args => this.openDiff(sessionId, args));
+        }, args => this.openDiff(sessionId, args, notify));
         registerTool(IdeToolName.CLOSE_DIFF, {
             description: 'Closes the diff view of a file and returns the text of its proposed side as {"content": string | null}.',
             inputSchema: CloseDiffArgumentsSchema
         }, args => this.closeDiff(sessionId, args));
     }
 
-    async openDiff(sessionId: string, input: unknown): Promise<CallToolResult> {
+    async openDiff(sessionId: string, input: unknown, notify: (notification: IdeNotification) => Promise<boolean>): Promise<CallToolResult> {
         const parsed = OpenDiffArgumentsSchema.safeParse(input);
         if (!parsed.success) {
             const problems = formatZodIssues(parsed.error, 'arguments');
             this.options.logger.warn(`Refused an openDiff call with invalid arguments: ${problems}`);
             return toolError(`Invalid openDiff arguments: ${problems}`);
         }
-        const shown = await this.show({ sessionId, filePath: parsed.data.filePath, newContent: parsed.data.newContent });
+        const { filePath, newContent } = parsed.data;
+        const deliver = (answer: Answer) => notify(answer.accepted
+            ? { method: IdeNotificationMethod.DIFF_ACCEPTED, params: { filePath, content: answer.content } }
+            : { method: IdeNotificationMethod.DIFF_REJECTED, params: { filePath } });
+        const shown = await this.show({ sessionId, filePath, newContent, deliver });
         return typeof shown === 'string' ? toolError(shown) : { content: [] };
     }
 
@@ -112,13 +121,15 @@ export class DiffReviewManager {
     async openBlockingDiff(sessionId: string, request: { filePath: string; newContent: string; tabName: string }): Promise<Answer | string> {
         let settle: (answer: Answer) => void = () => undefined;
         const answered = new Promise<Answer>(resolve => settle = resolve);
-        const shown = await this.show({ sessionId, ...request, settle });
+        const shown = await this.show({ sessionId, ...request, settle, deliver: async answer => (settle(answer), true) });
         return typeof shown === 'string' ? shown : answered;
     }
 
     /** Opens the diff in the window; a string is the reason it could not be. */
-    protected async show(request: { sessionId: string; filePath: string; newContent: string; tabName?: string; settle?: (answer: Answer) => void }): Promise<PendingDiff | string> {
-        const { sessionId, filePath, newContent, tabName, settle } = request;
+    protected async show(request: {
+        sessionId: string; filePath: string; newContent: string; tabName?: string; deliver: PendingDiff['deliver']; settle?: (answer: Answer) => void;
+    }): Promise<PendingDiff | string> {
+        const { sessionId, filePath, newContent, tabName, deliver, settle } = request;
         const frontend = this.options.frontend();
         if (!frontend) {
             return 'The Theia window of this session is not open (closed or reloading); the diff cannot be shown.';
@@ -136,7 +147,7 @@ export class DiffReviewManager {
             await this.reject(previous, 'replaced by a newer proposal');
             await frontend.closeDiff(previous.id).catch(() => undefined);
         }
-        const diff: PendingDiff = { id: randomUUID(), sessionId, filePath, openedAt: Date.now(), ...(tabName ? { tabName } : {}), ...(settle ? { settle } : {}) };
+        const diff: PendingDiff = { id: randomUUID(), sessionId, filePath, openedAt: Date.now(), deliver, ...(tabName ? { tabName } : {}), ...(settle ? { settle } : {}) };
         this.diffs.set(diff.id, diff);
         try {
             await frontend.openDiff({
@@ -224,20 +235,13 @@ export class DiffReviewManager {
     }
 
     protected async notify(diff: PendingDiff, outcome: Answer): Promise<void> {
-        if (diff.settle) {
-            diff.settle(outcome);
-            return;
-        }
-        const delivered = await this.options.server.notify(diff.sessionId, outcome.accepted
-            ? { method: IdeNotificationMethod.DIFF_ACCEPTED, params: { filePath: diff.filePath, content: outcome.content } }
-            : { method: IdeNotificationMethod.DIFF_REJECTED, params: { filePath: diff.filePath } });
-        if (!delivered) {
+        if (!await diff.deliver(outcome)) {
             this.options.logger.warn(`The outcome of diff ${diff.id} for ${diff.filePath} could not be delivered: its CLI session is gone`);
         }
     }
 
     protected proposer(sessionId: string): string {
-        const session = this.liveSessions().find(candidate => candidate.sessionId === sessionId);
+        const session = this.options.sessions().find(candidate => candidate.sessionId === sessionId);
         return session ? `${session.clientLabel} (${`${session.clientName} ${session.clientVersion}`.trim()})` : 'a CLI';
     }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'crypto';
 import { inject, injectable, named } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core/lib/common/logger';
 import { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
-import { CliFlavour, GeminiCliFlavour, QwenCodeFlavour, ClaudeCodeFlavour, removeStaleDiscoveryFiles } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { CliFlavour, IDE_MODE_FLAVOURS, removeStaleDiscoveryFiles } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { stdioBridgeCommand } from './stdio-bridge-command';
 import type { WindowCompanion } from './window-companion';
@@ -31,7 +31,7 @@ export class WindowCompanionRegistry implements BackendApplicationContribution {
     protected readonly logger: ILogger;
 
     protected readonly windows = new Map<string, WindowEntry>();
-    protected readonly flavours: readonly CliFlavour[] = [GeminiCliFlavour, QwenCodeFlavour, ClaudeCodeFlavour];
+    protected readonly flavours: readonly CliFlavour[] = Object.values(IDE_MODE_FLAVOURS);
     protected staleFilesRemoved?: Promise<void>;
     protected stopping = false;
 

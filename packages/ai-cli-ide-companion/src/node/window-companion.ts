@@ -2,11 +2,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Emitter, Event } from '@theia/core/lib/common/event';
 import { createAuthToken, CliFlavour, DiscoveryEndpoint } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
-import {
-    StdioConfig, IdeContext, IdeNotificationMethod, CLI_FLAVOUR_DISPLAY_NAMES, CliFlavourId, WEBSOCKET_FLAVOUR_IDS, ClaudeAtMentioned, ClaudeAtMentionedSchema,
-    ClaudeNotificationMethod, ClaudeSelectionChanged, MCP_ENDPOINT_PATH
-} from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { CompanionEvent, IdeCompanionFrontendClient, SessionCredential, WindowCompanionStatus } from '../common/ide-companion-protocol';
+import { StdioConfig, IdeContext, CliFlavourId, ClaudeAtMentioned, ClaudeAtMentionedSchema, MCP_ENDPOINT_PATH } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
+import { describeError, formatZodIssues, IdeTransport } from '@theia-cli-companion/cli-process/lib/common';
+import { CliSessionInfo, CompanionEvent, IdeCompanionFrontendClient, SessionCredential, WindowCompanionStatus } from '../common/ide-companion-protocol';
 import { Disposable } from '@theia/core/lib/common/disposable';
 import { DiffReviewManager } from './diff-review-manager';
 import { IdeContextTools, fileUriInWorkspace } from './ide-context-tools';
@@ -14,12 +12,12 @@ import { WindowEditorState } from '../common/open-editors-model';
 import { ideContextFromEditorState, withoutActiveEditor } from './ide-context-from-editor-state';
 import { CompanionLogger } from './companion-logger';
 import { CompanionMcpServer } from './companion-mcp-server';
-import { ClaudeIdeTools } from './claude-ide-tools';
-import { ClaudeWebSocketServer } from './claude-websocket-server';
-import { claudeSelectionFromEditorState } from './claude-selection';
 import { DiscoveryFiles } from './discovery-files';
+import { FLAVOUR_ENDPOINTS } from './flavour-endpoints';
+import { McpEndpoint } from './mcp-endpoint';
+import { createStreamableHttpEndpoint } from './streamable-http-endpoint';
+import { WindowEndpointServices } from './window-endpoint-services';
 import { WindowEventLog } from './window-event-log';
-import { describeError, formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
 
 export interface WindowCompanionOptions {
     readonly windowId: string;
@@ -42,78 +40,60 @@ export interface AgentCredential {
     revoke(): Promise<void>;
 }
 
-const CLAUDE_SELECTION_REPLAY_MS = 1000;
-
-/** One credential object per flavour, so sessions of a flavour can be found by it. */
-const FLAVOUR_CREDENTIALS: Readonly<Record<CliFlavourId, SessionCredential>> = {
-    gemini: { flavour: 'gemini', label: CLI_FLAVOUR_DISPLAY_NAMES.gemini },
-    qwen: { flavour: 'qwen', label: CLI_FLAVOUR_DISPLAY_NAMES.qwen },
-    claude: { flavour: 'claude', label: CLI_FLAVOUR_DISPLAY_NAMES.claude }
-};
-
 /**
- * Everything one Theia window offers the CLIs: its MCP server, its discovery files and the terminal
- * variables that point a CLI at it. Created by the registry, which decides when it lives and dies.
+ * Everything one Theia window offers the CLIs: its MCP endpoints (one per transport its CLIs use),
+ * its discovery files and the terminal variables that point a CLI at it. Created by the registry,
+ * which decides when it lives and dies. Nothing here depends on which CLI a flavour is: what differs
+ * is in the flavours (discovery files, terminal variables) and the endpoints (wire, tools).
  */
 export class WindowCompanion {
+    /** The window's Streamable HTTP endpoint: Gemini CLI's and Qwen Code's, and its ACP agents'. */
     readonly server: CompanionMcpServer;
-    /** Claude Code's endpoint: MCP over a WebSocket, on a port of its own. */
-    readonly claudeServer: ClaudeWebSocketServer;
-    /** The active editor's selection as Claude Code sees it, and the last one it was sent. */
-    protected claudeSelection?: ClaudeSelectionChanged;
-    protected latestClaudeSelection?: ClaudeSelectionChanged;
+    /** Every endpoint of the window, by transport (the Streamable HTTP one included). */
+    protected readonly endpoints = new Map<IdeTransport, McpEndpoint>();
     readonly log: WindowEventLog;
     /** One secret per advertised flavour; a flavour that is turned off loses its secret. */
     protected readonly authTokens = new Map<CliFlavourId, string>();
+    /** Who holds each flavour's secret: one object per flavour, so sessions of a flavour can be found by it. */
+    protected readonly flavourCredentials = new Map<CliFlavourId, SessionCredential>();
     /** Secrets handed to ACP agents this window started, one per agent session. */
     protected readonly agentTokens = new Map<SessionCredential, string>();
     protected readonly discoveryFiles: DiscoveryFiles;
     protected roots: string[] = [];
-    /** The last context pushed to the CLIs; a newly connected session gets it at once. */
+    /** The last context the window reported; the IDE tools answer from it. */
     protected context?: IdeContext;
-    protected contextJson = '';
 
     protected readonly onDidChangeStatusEmitter = new Emitter<WindowCompanionStatus>();
     readonly onDidChangeStatus: Event<WindowCompanionStatus> = this.onDidChangeStatusEmitter.event;
 
     readonly diffs: DiffReviewManager;
-    protected readonly contextTools: IdeContextTools;
-    protected readonly claudeTools: ClaudeIdeTools;
     protected frontend?: IdeCompanionFrontendClient;
 
     constructor(protected readonly options: WindowCompanionOptions) {
         this.log = new WindowEventLog(options.logger);
-        this.server = new CompanionMcpServer({
-            authTokens: () => this.credentials(), logger: this.log, streamGraceMs: options.streamGraceMs, idleSessionMs: options.idleSessionMs,
-            configureSession: (mcp, sessionId, credential) => {
-                this.contextTools.registerTools(mcp);
-                // The diff tools are IDE mode's contract with the CLIs; an ACP agent asks permission with its own diffs.
-                if (credential.flavour) {
-                    this.diffs.registerTools(mcp, sessionId);
-                }
+        const frontend = () => this.frontend;
+        const roots = () => this.roots;
+        this.diffs = new DiffReviewManager({ sessions: () => this.connectedSessions, logger: this.log, frontend, roots });
+        const services: WindowEndpointServices = {
+            logger: this.log, frontend, roots, context: () => this.context, diffs: this.diffs,
+            contextTools: new IdeContextTools({ logger: this.log, frontend, roots, context: () => this.context }),
+            credentials: transport => this.credentialsFor(transport)
+        };
+        this.server = createStreamableHttpEndpoint(services, { streamGraceMs: options.streamGraceMs, idleSessionMs: options.idleSessionMs });
+        this.endpoints.set(this.server.transport, this.server);
+        for (const flavour of options.flavours) {
+            if (!this.endpoints.has(flavour.transport) && flavour.transport !== this.server.transport) {
+                this.endpoints.set(flavour.transport, FLAVOUR_ENDPOINTS[flavour.transport](services));
             }
-        });
-        this.claudeServer = new ClaudeWebSocketServer({
-            authToken: () => this.authTokens.get('claude'), logger: this.log,
-            configureSession: (mcp, sessionId) => this.claudeTools.registerTools(mcp, sessionId)
-        });
-        this.diffs = new DiffReviewManager({ server: this.server, otherSessions: this.claudeServer, logger: this.log, frontend: () => this.frontend, roots: () => this.roots });
-        this.contextTools = new IdeContextTools({ logger: this.log, frontend: () => this.frontend, roots: () => this.roots, context: () => this.context });
-        this.claudeTools = new ClaudeIdeTools({
-            logger: this.log, frontend: () => this.frontend, roots: () => this.roots, context: () => this.context, diffs: this.diffs,
-            currentSelection: () => this.claudeSelection, latestSelection: () => this.latestClaudeSelection
-        });
-        this.claudeServer.onDidChangeSessions(() => this.fireStatusChanged());
-        // Claude Code 2.1.332 drops a selection sent right after its handshake: the latest goes a moment later.
-        this.claudeServer.onDidConnect(sessionId => setTimeout(() => {
-            if (this.latestClaudeSelection) {
-                void this.claudeServer.notify(ClaudeNotificationMethod.SELECTION_CHANGED, { ...this.latestClaudeSelection }, sessionId);
-            }
-        }, CLAUDE_SELECTION_REPLAY_MS).unref());
+        }
         this.discoveryFiles = new DiscoveryFiles(options.stdioFor);
-        this.server.onDidChangeSessions(() => this.fireStatusChanged());
+        for (const endpoint of this.endpoints.values()) {
+            endpoint.onDidChangeSessions(() => {
+                this.diffs.dropOrphans();
+                this.fireStatusChanged();
+            });
+        }
         this.diffs.onDidChange(() => this.fireStatusChanged());
-        this.server.onDidOpenStream(sessionId => this.sendContextTo(sessionId));
     }
 
     get onDidLog(): Event<CompanionEvent> {
@@ -130,8 +110,9 @@ export class WindowCompanion {
      */
     async start(rootPaths: readonly string[], flavourIds: readonly CliFlavourId[] = this.options.flavours.map(flavour => flavour.id)): Promise<void> {
         this.enableFlavours(flavourIds);
-        await this.server.start();
-        await this.claudeServer.start();
+        for (const endpoint of this.endpoints.values()) {
+            await endpoint.start();
+        }
         await this.setRoots(rootPaths);
         this.log.info(`Window ${this.windowId}: companion server on 127.0.0.1:${this.server.port} for ${this.describeRoots()}, advertised to ${this.describeFlavours()}`);
     }
@@ -150,10 +131,8 @@ export class WindowCompanion {
             return;
         }
         await this.writeDiscoveryFiles();
-        await this.server.closeSessionsWhere(credential => !!credential.flavour && removed.includes(credential.flavour));
-        if (removed.includes('claude')) {
-            await this.claudeServer.closeAll();
-        }
+        const turnedOff = (credential: SessionCredential) => !!credential.flavour && removed.includes(credential.flavour);
+        await Promise.all([...this.endpoints.values()].map(endpoint => endpoint.closeSessionsWhere(turnedOff)));
         this.log.info(`Window ${this.windowId}: now advertised to ${this.describeFlavours()}`);
         this.fireStatusChanged();
     }
@@ -179,12 +158,24 @@ export class WindowCompanion {
         return changed;
     }
 
-    /** Every secret the server accepts now, each with who holds it. */
-    protected credentials(): Map<SessionCredential, string> {
-        const credentials = new Map(this.agentTokens);
-        // Claude Code's secret opens its WebSocket only, not the HTTP endpoint.
-        this.authTokens.forEach((token, flavour) => !WEBSOCKET_FLAVOUR_IDS.includes(flavour) && credentials.set(FLAVOUR_CREDENTIALS[flavour], token));
+    /** Every secret the endpoint of a transport accepts now, each with who holds it: a flavour's opens its own endpoint only. */
+    protected credentialsFor(transport: IdeTransport): Map<SessionCredential, string> {
+        const credentials = new Map(transport === this.server.transport ? this.agentTokens : []);
+        for (const flavour of this.advertisedFlavours) {
+            if (flavour.transport === transport) {
+                credentials.set(this.credentialOf(flavour), this.authTokens.get(flavour.id)!);
+            }
+        }
         return credentials;
+    }
+
+    protected credentialOf(flavour: CliFlavour): SessionCredential {
+        let credential = this.flavourCredentials.get(flavour.id);
+        if (!credential) {
+            credential = Object.freeze({ flavour: flavour.id, label: flavour.displayName });
+            this.flavourCredentials.set(flavour.id, credential);
+        }
+        return credential;
     }
 
     /**
@@ -228,25 +219,19 @@ export class WindowCompanion {
         });
     }
 
-    /** Validates the browser's state and pushes it to every session, if it changed. */
+    /** Validates the browser's state and tells every endpoint, each of which tells its sessions what changed for them. */
     async setEditorState(state: WindowEditorState): Promise<void> {
-        await this.pushContext(ideContextFromEditorState(state));
-        await this.pushClaudeSelection(claudeSelectionFromEditorState(state));
+        await this.publishEditor(ideContextFromEditorState(state), state);
     }
 
-    /** Claude Code hears of the active editor's selection (or cursor) as `selection_changed`, 0-based. */
-    protected async pushClaudeSelection(selection: ClaudeSelectionChanged | undefined): Promise<void> {
-        this.claudeSelection = selection;
-        if (!selection || JSON.stringify(selection) === JSON.stringify(this.latestClaudeSelection)) {
-            return;
-        }
-        this.latestClaudeSelection = selection;
-        await this.claudeServer.notify(ClaudeNotificationMethod.SELECTION_CHANGED, { ...selection });
+    protected async publishEditor(context: IdeContext, state?: WindowEditorState): Promise<void> {
+        this.context = context;
+        await Promise.all([...this.endpoints.values()].map(endpoint => endpoint.publishEditor({ context, state })));
     }
 
     /**
-     * "Send Selection to Claude Code": an `at_mentioned` for a workspace file (0-based lines) to the
-     * window's Claude Code sessions; answers how many got it.
+     * "Send Selection to Claude Code": a file mention (0-based lines) of a workspace file to the
+     * sessions of every endpoint whose CLIs take one; answers how many got it.
      */
     async sendAtMention(mention: ClaudeAtMentioned): Promise<number> {
         const parsed = ClaudeAtMentionedSchema.safeParse(mention);
@@ -254,18 +239,18 @@ export class WindowCompanion {
             throw new Error(`Invalid mention: ${formatZodIssues(parsed.error, 'mention')}`);
         }
         await fileUriInWorkspace(parsed.data.filePath, this.roots);
-        const sessions = this.claudeServer.connectedSessions.length;
-        await this.claudeServer.notify(ClaudeNotificationMethod.AT_MENTIONED, { ...parsed.data });
+        const counts = await Promise.all([...this.endpoints.values()].map(endpoint => endpoint.mention?.(parsed.data) ?? Promise.resolve(0)));
+        const sessions = counts.reduce((sum, count) => sum + count, 0);
         this.log.info(`Sent ${parsed.data.filePath}`
             + `${parsed.data.lineStart !== undefined ? ` lines ${parsed.data.lineStart + 1}-${(parsed.data.lineEnd ?? parsed.data.lineStart) + 1}` : ''}`
-            + ` to ${sessions} Claude Code session(s)`);
+            + ` to ${sessions} session(s)`);
         return sessions;
     }
 
     /** The window went away (tab closed or reloading): nobody is looking at a file any more. */
     async clearActiveEditor(): Promise<void> {
         if (this.context) {
-            await this.pushContext(withoutActiveEditor(this.context));
+            await this.publishEditor(withoutActiveEditor(this.context));
         }
     }
 
@@ -273,31 +258,29 @@ export class WindowCompanion {
         return this.context;
     }
 
-    protected async pushContext(context: IdeContext): Promise<void> {
-        const json = JSON.stringify(context);
-        if (json === this.contextJson) {
-            return;
-        }
-        this.context = context;
-        this.contextJson = json;
-        await this.server.notifyAll({ method: IdeNotificationMethod.CONTEXT_UPDATE, params: context });
-    }
-
-    protected sendContextTo(sessionId: string): void {
-        if (this.context) {
-            this.server.notify(sessionId, { method: IdeNotificationMethod.CONTEXT_UPDATE, params: this.context })
-                .catch(error => this.log.warn(`Could not send the editor context to session ${sessionId}: ${describeError(error)}`));
-        }
-    }
-
     /** What the discovery file of this flavour advertises; its secret is empty if the flavour is off. */
     endpointFor(flavourId: CliFlavourId): DiscoveryEndpoint {
         return {
-            port: WEBSOCKET_FLAVOUR_IDS.includes(flavourId) ? this.claudeServer.port : this.server.port,
+            port: this.endpointOf(flavourId).port,
             authToken: this.authTokens.get(flavourId) ?? '',
             workspaceRoots: this.roots,
             serverPid: this.options.serverPid
         };
+    }
+
+    /** The endpoint the CLIs of a flavour connect to. */
+    endpointOf(flavourId: CliFlavourId): McpEndpoint {
+        const flavour = this.options.flavours.find(candidate => candidate.id === flavourId);
+        const endpoint = flavour && this.endpoints.get(flavour.transport);
+        if (!endpoint) {
+            throw new Error(`Unknown CLI flavour ${flavourId}; known: ${this.options.flavours.map(known => known.id).join(', ')}`);
+        }
+        return endpoint;
+    }
+
+    /** Every session of the window, on all its endpoints. */
+    get connectedSessions(): CliSessionInfo[] {
+        return [...this.endpoints.values()].flatMap(endpoint => endpoint.connectedSessions);
     }
 
     get discoveryFilePaths(): ReadonlyMap<string, string> {
@@ -310,7 +293,7 @@ export class WindowCompanion {
             port: this.server.port,
             flavours: this.advertisedFlavours.map(flavour => flavour.id),
             workspaceRoots: [...this.roots],
-            sessions: [...this.server.connectedSessions, ...this.claudeServer.connectedSessions],
+            sessions: this.connectedSessions,
             discoveryFiles: [...this.discoveryFiles.files].map(([flavour, file]) => ({ flavour: flavour as CliFlavourId, path: file })),
             pendingDiffs: this.diffs.openDiffs,
             terminalEnvironment: this.terminalEnvironment()
@@ -325,8 +308,9 @@ export class WindowCompanion {
     async stop(): Promise<void> {
         this.discoveryFiles.removeAllSync();
         await this.diffs.rejectAll('the window closed');
-        await this.server.stop();
-        await this.claudeServer.stop();
+        for (const endpoint of this.endpoints.values()) {
+            await endpoint.stop();
+        }
         this.log.info(`Window ${this.windowId}: companion server stopped`);
         this.onDidChangeStatusEmitter.dispose();
         this.log.dispose();

@@ -5,6 +5,7 @@ export * from './discovery/claude-code-flavour';
 export * from './discovery/cli-flavour';
 export * from './discovery/discovery-file-cleaner';
 export * from './discovery/gemini-cli-flavour';
+export * from './discovery/ide-mode-flavours';
 export * from './discovery/qwen-code-flavour';
 export * from './private-file';
 export * from './process-liveness';

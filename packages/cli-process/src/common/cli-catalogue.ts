@@ -1,3 +1,10 @@
+/**
+ * How a CLI reaches a window's server in IDE mode: MCP over Streamable HTTP (Gemini CLI, Qwen Code)
+ * or Claude Code's MCP over a WebSocket. Each is one endpoint of the window, shared by every CLI that
+ * uses it.
+ */
+export type IdeTransport = 'mcp-streamable-http' | 'claude-code-websocket';
+
 /** What the companion knows of one AI CLI: read by every feature instead of repeating it. */
 export interface CliDescription {
     readonly id: string;
@@ -8,6 +15,8 @@ export interface CliDescription {
     readonly command: string;
     /** Its ACP mode, offered in the AI chat as `@agentName` (absent: none built in). */
     readonly acp?: { readonly agentName: string; readonly args: readonly string[]; readonly description: string };
+    /** Its IDE mode (absent: none); the CLI's discovery file is described by its flavour. */
+    readonly ideMode?: { readonly transport: IdeTransport };
 }
 
 /**
@@ -17,16 +26,24 @@ export interface CliDescription {
 export const CLI_CATALOGUE = Object.freeze({
     gemini: {
         id: 'gemini', displayName: 'Gemini CLI', npmPackage: '@google/gemini-cli', command: 'gemini',
+        ideMode: { transport: 'mcp-streamable-http' },
         acp: { agentName: 'Gemini', args: ['--acp'], description: 'Google Gemini CLI as an ACP agent (gemini --acp)' }
     },
     qwen: {
         id: 'qwen', displayName: 'Qwen Code', npmPackage: '@qwen-code/qwen-code', command: 'qwen',
+        ideMode: { transport: 'mcp-streamable-http' },
         acp: { agentName: 'Qwen', args: ['--acp'], description: 'Qwen Code as an ACP agent (qwen --acp)' }
     },
-    claude: { id: 'claude', displayName: 'Claude Code', npmPackage: '@anthropic-ai/claude-code', command: 'claude' }
+    claude: {
+        id: 'claude', displayName: 'Claude Code', npmPackage: '@anthropic-ai/claude-code', command: 'claude',
+        ideMode: { transport: 'claude-code-websocket' }
+    }
 } as const satisfies Record<string, CliDescription>);
 
 export type CatalogueCliId = keyof typeof CLI_CATALOGUE;
+
+/** The CLIs of the catalogue that have an IDE mode. */
+export type IdeModeCliId = { [Id in CatalogueCliId]: typeof CLI_CATALOGUE[Id] extends { readonly ideMode: object } ? Id : never }[CatalogueCliId];
 
 /** The command that installs a CLI, shown when it is not found. */
 export function installCommandOf(cli: CliDescription): string {

@@ -2,6 +2,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { THEIA_IDE_INFO } from '../../common/companion-identity';
 import { CLAUDE_CODE_PORT_VARIABLE, ClaudeLockFileSchema } from '../../common/claude-code-ide';
+import { CLI_CATALOGUE } from '@theia-cli-companion/cli-process/lib/common';
 import { CliFlavour, DiscoveryEndpoint, OwnedDiscoveryFile } from './cli-flavour';
 import { safeJson } from '../../common/safe-json';
 
@@ -14,7 +15,8 @@ const FILE_NAME = /^(\d+)\.lock$/;
  */
 export const ClaudeCodeFlavour: CliFlavour = Object.freeze({
     id: 'claude',
-    displayName: 'Claude Code',
+    displayName: CLI_CATALOGUE.claude.displayName,
+    transport: CLI_CATALOGUE.claude.ideMode.transport,
 
     discoveryDirectory(): string {
         return path.join(claudeConfigDir(process.env), 'ide');

@@ -1,3 +1,4 @@
+import type { IdeTransport } from '@theia-cli-companion/cli-process/lib/common';
 import { CliFlavourId } from '../../common/cli-flavour-id';
 import { StdioConfig } from '../../common/discovery-files';
 
@@ -24,6 +25,8 @@ export interface OwnedDiscoveryFile {
 export interface CliFlavour {
     readonly id: CliFlavourId;
     readonly displayName: string;
+    /** Which of the window's endpoints the CLI connects to. */
+    readonly transport: IdeTransport;
     /** Resolved from the process environment at call time: the backend's terminals inherit it. */
     discoveryDirectory(): string;
     discoveryFileName(endpoint: DiscoveryEndpoint): string;

@@ -4,6 +4,7 @@ import { THEIA_IDE_INFO } from '../../common/companion-identity';
 import { GeminiDiscoveryFileSchema, StdioConfig } from '../../common/discovery-files';
 import { joinWorkspacePaths } from '../../common/workspace-path';
 import { safeJson } from '../../common/safe-json';
+import { CLI_CATALOGUE } from '@theia-cli-companion/cli-process/lib/common';
 import { CliFlavour, DiscoveryEndpoint, OwnedDiscoveryFile } from './cli-flavour';
 
 /** The pattern the Gemini CLI scans for (`ide-connection-utils.ts`); the legacy `-<PID>.json` name is never written. */
@@ -11,7 +12,8 @@ const FILE_NAME = /^gemini-ide-server-(\d+)-(\d+)\.json$/;
 
 export const GeminiCliFlavour: CliFlavour = Object.freeze({
     id: 'gemini',
-    displayName: 'Gemini CLI',
+    displayName: CLI_CATALOGUE.gemini.displayName,
+    transport: CLI_CATALOGUE.gemini.ideMode.transport,
 
     discoveryDirectory(): string {
         // os.tmpdir() honours TMPDIR, exactly as the CLI in a terminal of this backend resolves it.

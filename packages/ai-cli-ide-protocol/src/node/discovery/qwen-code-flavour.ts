@@ -3,6 +3,7 @@ import * as path from 'path';
 import { THEIA_IDE_INFO } from '../../common/companion-identity';
 import { QwenLockFileSchema, StdioConfig } from '../../common/discovery-files';
 import { joinWorkspacePaths } from '../../common/workspace-path';
+import { CLI_CATALOGUE } from '@theia-cli-companion/cli-process/lib/common';
 import { CliFlavour, DiscoveryEndpoint, OwnedDiscoveryFile } from './cli-flavour';
 import { safeJson } from '../../common/safe-json';
 
@@ -10,7 +11,8 @@ const FILE_NAME = /^(\d+)\.lock$/;
 
 export const QwenCodeFlavour: CliFlavour = Object.freeze({
     id: 'qwen',
-    displayName: 'Qwen Code',
+    displayName: CLI_CATALOGUE.qwen.displayName,
+    transport: CLI_CATALOGUE.qwen.ideMode.transport,
 
     discoveryDirectory(): string {
         return path.join(qwenHome(process.env), 'ide');

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { GeminiCliFlavour, QwenCodeFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
-import { WindowCompanion } from '@theia-cli-companion/ai-cli-ide-companion/lib/node/test';
+import { createWindowCompanion, WindowCompanion } from '@theia-cli-companion/ai-cli-ide-companion/lib/node/test';
 import { WindowCompanionRegistry, CompanionLogger } from '@theia-cli-companion/ai-cli-ide-companion/lib/node';
 import { BareMcpServer } from './bare-mcp-server';
 import { Figure, now, round, sleep, summarize } from './stats';
@@ -45,7 +45,7 @@ async function until(condition: () => boolean, what: string, timeoutMs = 20000):
 }
 
 function newWindow(index: number): WindowCompanion {
-    return new WindowCompanion({
+    return createWindowCompanion({
         windowId: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
         flavours: [GeminiCliFlavour, QwenCodeFlavour], logger: silent, serverPid: process.pid
     });

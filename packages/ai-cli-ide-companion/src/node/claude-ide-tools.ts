@@ -1,28 +1,18 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { inject, injectable } from '@theia/core/shared/inversify';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import {
     CLAUDE_DIFF_ANSWER, ClaudeCloseTabArgumentsSchema, ClaudeDocumentArgumentsSchema, ClaudeGetDiagnosticsArgumentsSchema, ClaudeNoArgumentsSchema,
-    ClaudeOpenDiffArgumentsSchema, ClaudeOpenFileArgumentsSchema, ClaudeSelectionChanged, ClaudeToolName, Diagnostic, IdeContext
+    ClaudeOpenDiffArgumentsSchema, ClaudeOpenFileArgumentsSchema, ClaudeToolName, Diagnostic
 } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { IdeCompanionFrontendClient } from '../common/ide-companion-protocol';
-import { CompanionLogger } from './companion-logger';
+import { ClaudeWebSocketServer } from './claude-websocket-server';
 import { DiffReviewManager } from './diff-review-manager';
 import { fileUriInWorkspace } from './ide-context-tools';
+import { McpSessionContext, McpToolContribution } from './mcp-tool-contribution';
 import { textResult, toolError, validatedTools } from './mcp-tool-results';
-
-export interface ClaudeIdeToolsOptions {
-    readonly logger: CompanionLogger;
-    readonly frontend: () => IdeCompanionFrontendClient | undefined;
-    readonly roots: () => readonly string[];
-    readonly context: () => IdeContext | undefined;
-    /** The selection of the active editor now; undefined when no file editor is active. */
-    readonly currentSelection: () => ClaudeSelectionChanged | undefined;
-    /** The last selection sent to Claude Code, even if the editor lost focus since. */
-    readonly latestSelection: () => ClaudeSelectionChanged | undefined;
-    readonly diffs: DiffReviewManager;
-}
+import { WindowContext } from './window-context';
 
 const SEVERITY_NAMES: Record<Diagnostic['severity'], string> = { error: 'Error', warning: 'Warning', information: 'Information', hint: 'Hint' };
 
@@ -31,30 +21,43 @@ const SEVERITY_NAMES: Record<Diagnostic['severity'], string> = { error: 'Error',
  * (one text block, mostly JSON; 0-based positions), from the same window services the other CLIs use:
  * the editor tracker's state, Theia's markers and editors, and the diff review.
  */
-export class ClaudeIdeTools {
-    constructor(protected readonly options: ClaudeIdeToolsOptions) { }
+@injectable()
+export class ClaudeIdeTools implements McpToolContribution {
 
-    registerTools(mcp: McpServer, sessionId: string): void {
-        const tool = validatedTools(mcp, this.options.logger);
+    @inject(WindowContext)
+    protected readonly windowContext: WindowContext;
+
+    @inject(DiffReviewManager)
+    protected readonly diffs: DiffReviewManager;
+
+    /** Where the selections Claude Code was told about are kept. */
+    @inject(ClaudeWebSocketServer)
+    protected readonly endpoint: ClaudeWebSocketServer;
+
+    registerTools({ mcp, sessionId, transport }: McpSessionContext): void {
+        if (transport !== 'claude-code-websocket') {
+            return;
+        }
+        const tool = validatedTools(mcp, this.windowContext.log);
         const json = (value: unknown) => textResult(JSON.stringify(value));
 
         tool(ClaudeToolName.OPEN_DIFF, 'Shows a proposed change as an editable Monaco diff and waits for the user: FILE_SAVED and the final text, or DIFF_REJECTED.',
             ClaudeOpenDiffArgumentsSchema, async ({ new_file_path, new_file_contents, tab_name }) => {
-                const answer = await this.options.diffs.openBlockingDiff(sessionId, { filePath: new_file_path, newContent: new_file_contents, tabName: tab_name });
+                const answer = await this.diffs.openBlockingDiff(sessionId, { filePath: new_file_path, newContent: new_file_contents, tabName: tab_name });
                 if (typeof answer === 'string') {
                     return toolError(answer);
                 }
                 return answer.accepted ? textResult(CLAUDE_DIFF_ANSWER.SAVED, answer.content) : textResult(CLAUDE_DIFF_ANSWER.REJECTED, tab_name);
             });
         tool(ClaudeToolName.CLOSE_TAB, 'Closes the diff tab of that name.', ClaudeCloseTabArgumentsSchema, async ({ tab_name }) => {
-            await this.options.diffs.closeDiffsOf(sessionId, tab_name);
+            await this.diffs.closeDiffsOf(sessionId, tab_name);
             return textResult(CLAUDE_DIFF_ANSWER.TAB_CLOSED);
         });
         tool(ClaudeToolName.CLOSE_ALL_DIFF_TABS, 'Closes every diff this session opened.', ClaudeNoArgumentsSchema,
-            async () => textResult(`CLOSED_${await this.options.diffs.closeDiffsOf(sessionId)}_DIFF_TABS`));
+            async () => textResult(`CLOSED_${await this.diffs.closeDiffsOf(sessionId)}_DIFF_TABS`));
         tool(ClaudeToolName.GET_DIAGNOSTICS, 'Problems (errors, warnings) Theia knows, for one file (uri) or all; 0-based ranges.', ClaudeGetDiagnosticsArgumentsSchema,
             async ({ uri }) => {
-                const fileUri = uri ? await fileUriInWorkspace(uri.startsWith('file:') ? FileUri.fsPath(uri) : uri, this.options.roots()) : undefined;
+                const fileUri = uri ? await fileUriInWorkspace(uri.startsWith('file:') ? FileUri.fsPath(uri) : uri, this.windowContext.roots) : undefined;
                 const files = await this.window.getDiagnostics(fileUri);
                 return json(files.map(file => ({
                     uri: FileUri.create(file.filePath).toString(),
@@ -71,12 +74,12 @@ export class ClaudeIdeTools {
                 })));
             });
         tool(ClaudeToolName.GET_OPEN_EDITORS, 'The files open in the Theia window, most recently used first.', ClaudeNoArgumentsSchema, async () => json({
-            tabs: (this.options.context()?.workspaceState?.openFiles ?? []).map(file => ({
+            tabs: (this.windowContext.context?.workspaceState?.openFiles ?? []).map(file => ({
                 uri: FileUri.create(file.path).toString(), isActive: !!file.isActive, label: path.basename(file.path), fileName: file.path
             }))
         }));
         tool(ClaudeToolName.GET_WORKSPACE_FOLDERS, 'The workspace folders of the Theia window.', ClaudeNoArgumentsSchema, async () => {
-            const roots = this.options.roots();
+            const roots = this.windowContext.roots;
             return json({
                 success: true,
                 folders: roots.map(root => ({ name: path.basename(root), uri: FileUri.create(root).toString(), path: root })),
@@ -84,28 +87,28 @@ export class ClaudeIdeTools {
             });
         });
         tool(ClaudeToolName.GET_CURRENT_SELECTION, 'The active editor\'s selection (or cursor); 0-based.', ClaudeNoArgumentsSchema, async () => {
-            const selection = this.options.currentSelection();
+            const selection = this.endpoint.currentSelection;
             return json(selection ? { success: true, ...selection } : { success: false, message: 'No active editor found' });
         });
         tool(ClaudeToolName.GET_LATEST_SELECTION, 'The most recent selection in any editor of the window; 0-based.', ClaudeNoArgumentsSchema, async () => {
-            const selection = this.options.latestSelection();
+            const selection = this.endpoint.latestSelection;
             return json(selection ? { success: true, ...selection } : { success: false, message: 'No selection available' });
         });
         tool(ClaudeToolName.CHECK_DOCUMENT_DIRTY, 'Whether the file has unsaved changes in an editor of the window.', ClaudeDocumentArgumentsSchema, async ({ filePath }) => {
-            const state = await this.window.getDocumentState(await fileUriInWorkspace(filePath, this.options.roots()));
+            const state = await this.window.getDocumentState(await fileUriInWorkspace(filePath, this.windowContext.roots));
             return json(state.isOpen
                 ? { success: true, filePath, isDirty: state.isDirty, isUntitled: false }
                 : { success: false, message: `Document not open: ${filePath}` });
         });
         tool(ClaudeToolName.SAVE_DOCUMENT, 'Saves the file\'s open editor.', ClaudeDocumentArgumentsSchema, async ({ filePath }) => {
-            const state = await this.window.saveDocument(await fileUriInWorkspace(filePath, this.options.roots()));
+            const state = await this.window.saveDocument(await fileUriInWorkspace(filePath, this.windowContext.roots));
             return json(state.isOpen
                 ? { success: true, filePath, saved: !state.isDirty, message: state.isDirty ? 'Document could not be saved' : 'Document saved successfully' }
                 : { success: false, message: `Document not open: ${filePath}` });
         });
         tool(ClaudeToolName.OPEN_FILE, 'Opens the file in the Theia editor, optionally selecting lines (1-based) or the text from startText to endText.',
             ClaudeOpenFileArgumentsSchema, async args => {
-                const fileUri = await fileUriInWorkspace(args.filePath, this.options.roots());
+                const fileUri = await fileUriInWorkspace(args.filePath, this.windowContext.roots);
                 const range = args.startText ? await findTextRange(args.filePath, args.startText, args.endText) : undefined;
                 const startLine = range?.startLine ?? args.startLine;
                 const endLine = range?.endLine ?? args.endLine ?? startLine;
@@ -117,11 +120,7 @@ export class ClaudeIdeTools {
     }
 
     protected get window(): IdeCompanionFrontendClient {
-        const frontend = this.options.frontend();
-        if (!frontend) {
-            throw new Error('The Theia window of this session is not open (closed or reloading)');
-        }
-        return frontend;
+        return this.windowContext.window;
     }
 }
 

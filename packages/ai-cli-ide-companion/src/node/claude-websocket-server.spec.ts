@@ -7,6 +7,7 @@ import { ClaudeCodeFlavour, GeminiCliFlavour } from '@theia-cli-companion/ai-cli
 import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
 import { toRpcText } from '../common/rpc-text';
 import { WindowCompanion } from './window-companion';
+import { createWindowCompanion } from './window-companion-module';
 import { RecordingLogger } from './test/recording-logger';
 import { RecordingWindow } from './test/recording-window';
 import { until } from './test/mcp-test-client';
@@ -26,7 +27,7 @@ describe('Claude Code WebSocket endpoint', () => {
         fs.mkdirSync(workspace);
         fs.writeFileSync(path.join(workspace, 'a.ts'), 'const a = 1;\nconst b = 2;\nconst c = 3;\n');
         logger = new RecordingLogger();
-        window = new WindowCompanion({ windowId: '00000000-0000-4000-8000-00000000c1a0', flavours: [GeminiCliFlavour, ClaudeCodeFlavour], logger, serverPid: process.pid });
+        window = createWindowCompanion({ windowId: '00000000-0000-4000-8000-00000000c1a0', flavours: [GeminiCliFlavour, ClaudeCodeFlavour], logger, serverPid: process.pid });
         frontend = new RecordingWindow();
         window.attachFrontend(frontend);
         await window.start([workspace]);

@@ -7,6 +7,7 @@ import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { toRpcText } from '../common/rpc-text';
 import { WindowCompanion } from './window-companion';
+import { createWindowCompanion } from './window-companion-module';
 import { RecordingLogger } from './test/recording-logger';
 import { RecordingWindow } from './test/recording-window';
 
@@ -32,7 +33,7 @@ describe('DiffReviewManager', () => {
         fs.mkdirSync(path.join(root, 'ws', 'dir'), { recursive: true });
         file = path.join(root, 'ws', 'a.txt');
         fs.writeFileSync(file, 'old\n');
-        window = new WindowCompanion({
+        window = createWindowCompanion({
             windowId: '00000000-0000-4000-8000-000000000001', flavours: [GeminiCliFlavour], logger: new RecordingLogger(), serverPid: process.pid, streamGraceMs: 200
         });
         await window.start([path.join(root, 'ws')]);

@@ -1,17 +1,20 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { randomUUID } from 'crypto';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { inject, injectable, named } from '@theia/core/shared/inversify';
+import { ContributionProvider } from '@theia/core/lib/common/contribution-provider';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import {
-    CloseDiffArgumentsSchema, IdeToolName, OpenDiffArgumentsSchema, IdeNotification, IdeNotificationMethod, IdeNotificationSchema
+    CloseDiffArgumentsSchema, OpenDiffArgumentsSchema, IdeNotification, IdeNotificationMethod
 } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { CliSessionInfo, DiffOutcome, IdeCompanionFrontendClient } from '../common/ide-companion-protocol';
 import { fromRpcText, toRpcText } from '../common/rpc-text';
 import { Emitter, Event } from '@theia/core/lib/common/event';
 import { CompanionLogger } from './companion-logger';
-import { LooseRegisterTool, toolError } from './mcp-tool-results';
+import { McpEndpoint } from './mcp-endpoint';
+import { toolError } from './mcp-tool-results';
+import { WindowContext } from './window-context';
 import { isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { describeError, formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
 
@@ -34,16 +37,6 @@ interface PendingDiff extends OpenDiff {
     readonly settle?: (answer: Answer) => void;
 }
 
-export interface DiffReviewManagerOptions {
-    /** Every session of the window, on all its endpoints: who proposed a diff, and whether it is still there. */
-    readonly sessions: () => readonly CliSessionInfo[];
-    readonly logger: CompanionLogger;
-    /** The window's frontend, while it is attached. */
-    readonly frontend: () => IdeCompanionFrontendClient | undefined;
-    /** The window's realpath'd workspace roots. */
-    readonly roots: () => readonly string[];
-}
-
 const BINARY_SNIFF_BYTES = 8000;
 
 /** What the CLI is told: the accepted text, or that the change was rejected. */
@@ -53,17 +46,35 @@ export type Answer = { readonly accepted: true; readonly content: string } | { r
  * The diff bookkeeping of one window: which CLI session proposed which change, the openDiff and
  * closeDiff tools, and routing each outcome to the session that asked, once.
  */
+@injectable()
 export class DiffReviewManager {
     protected readonly diffs = new Map<string, PendingDiff>();
     protected readonly onDidChangeEmitter = new Emitter<void>();
     /** Fires when a diff starts or stops waiting for the user. */
     readonly onDidChange: Event<void> = this.onDidChangeEmitter.event;
 
-    constructor(protected readonly options: DiffReviewManagerOptions) { }
+    @inject(WindowContext)
+    protected readonly windowContext: WindowContext;
+
+    /** Every endpoint of the window: who proposed a diff, and whether that session is still there. */
+    @inject(ContributionProvider) @named(McpEndpoint)
+    protected readonly endpoints: ContributionProvider<McpEndpoint>;
+
+    protected get logger(): CompanionLogger {
+        return this.windowContext.log;
+    }
+
+    protected get frontend(): IdeCompanionFrontendClient | undefined {
+        return this.windowContext.frontend;
+    }
+
+    protected sessions(): CliSessionInfo[] {
+        return this.endpoints.getContributions().flatMap(endpoint => endpoint.connectedSessions);
+    }
 
     /** The window's sessions changed: the diffs of sessions that ended close. */
     dropOrphans(): void {
-        const live = new Set(this.options.sessions().map(session => session.sessionId));
+        const live = new Set(this.sessions().map(session => session.sessionId));
         for (const diff of [...this.diffs.values()]) {
             if (!live.has(diff.sessionId)) {
                 this.discard(diff, 'its CLI session ended');
@@ -75,35 +86,11 @@ export class DiffReviewManager {
         return [...this.diffs.values()].map(({ id, sessionId, filePath, openedAt, tabName }) => ({ id, sessionId, filePath, openedAt, ...(tabName ? { tabName } : {}) }));
     }
 
-    /** The diff tools of one session (Gemini CLI's and Qwen Code's contract), whose outcomes it hears as notifications. */
-    registerTools(mcp: McpServer, sessionId: string): void {
-        const notify = async (notification: IdeNotification) => {
-            try {
-                await mcp.server.notification(IdeNotificationSchema.parse(notification));
-                return true;
-            } catch {
-                // The session is gone (its transport closed): the caller says so.
-                return false;
-            }
-        };
-        // The SDK's generic signature is too deep for the compiler with our zod version; the
-        // schemas are zod objects it validates at run time all the same.
-        const registerTool = mcp.registerTool.bind(mcp) as unknown as LooseRegisterTool;
-        registerTool(IdeToolName.OPEN_DIFF, {
-            description: 'Opens an editable diff of a proposed change to a file in the Theia window. Answers at once; the outcome arrives as ide/diffAccepted or ide/diffRejected.',
-            inputSchema: OpenDiffArgumentsSchema
-        }, args => this.openDiff(sessionId, args, notify));
-        registerTool(IdeToolName.CLOSE_DIFF, {
-            description: 'Closes the diff view of a file and returns the text of its proposed side as {"content": string | null}.',
-            inputSchema: CloseDiffArgumentsSchema
-        }, args => this.closeDiff(sessionId, args));
-    }
-
     async openDiff(sessionId: string, input: unknown, notify: (notification: IdeNotification) => Promise<boolean>): Promise<CallToolResult> {
         const parsed = OpenDiffArgumentsSchema.safeParse(input);
         if (!parsed.success) {
             const problems = formatZodIssues(parsed.error, 'arguments');
-            this.options.logger.warn(`Refused an openDiff call with invalid arguments: ${problems}`);
+            this.logger.warn(`Refused an openDiff call with invalid arguments: ${problems}`);
             return toolError(`Invalid openDiff arguments: ${problems}`);
         }
         const { filePath, newContent } = parsed.data;
@@ -130,7 +117,7 @@ export class DiffReviewManager {
         sessionId: string; filePath: string; newContent: string; tabName?: string; deliver: PendingDiff['deliver']; settle?: (answer: Answer) => void;
     }): Promise<PendingDiff | string> {
         const { sessionId, filePath, newContent, tabName, deliver, settle } = request;
-        const frontend = this.options.frontend();
+        const frontend = this.frontend;
         if (!frontend) {
             return 'The Theia window of this session is not open (closed or reloading); the diff cannot be shown.';
         }
@@ -138,7 +125,7 @@ export class DiffReviewManager {
         try {
             fileExists = await this.checkTarget(filePath);
         } catch (error) {
-            this.options.logger.warn(`Refused to show a diff: ${describeError(error)}`);
+            this.logger.warn(`Refused to show a diff: ${describeError(error)}`);
             return describeError(error);
         }
         const previous = [...this.diffs.values()].find(diff => diff.filePath === filePath);
@@ -155,10 +142,10 @@ export class DiffReviewManager {
             });
         } catch (error) {
             this.diffs.delete(diff.id);
-            this.options.logger.warn(`A diff for ${filePath} could not be opened: ${describeError(error)}`);
+            this.logger.warn(`A diff for ${filePath} could not be opened: ${describeError(error)}`);
             return `The diff could not be opened: ${describeError(error)}`;
         }
-        this.options.logger.info(`Diff ${diff.id} opened for ${filePath} (session ${sessionId})`);
+        this.logger.info(`Diff ${diff.id} opened for ${filePath} (session ${sessionId})`);
         this.onDidChangeEmitter.fire();
         return diff;
     }
@@ -168,10 +155,10 @@ export class DiffReviewManager {
         const diffs = [...this.diffs.values()].filter(diff => diff.sessionId === sessionId && (tabName === undefined || diff.tabName === tabName));
         for (const diff of diffs) {
             this.remove(diff.id);
-            await this.options.frontend()?.closeDiff(diff.id).catch(() => undefined);
+            await this.frontend?.closeDiff(diff.id).catch(() => undefined);
             // The CLI decided in its terminal and ignores a late answer; the waiting call still ends.
             diff.settle?.({ accepted: false });
-            this.options.logger.info(`Diff ${diff.id} for ${diff.filePath} closed by the CLI`);
+            this.logger.info(`Diff ${diff.id} for ${diff.filePath} closed by the CLI`);
         }
         return diffs.length;
     }
@@ -189,12 +176,12 @@ export class DiffReviewManager {
             return closeResult(null);
         }
         this.remove(diff.id);
-        const shown = await this.options.frontend()?.closeDiff(diff.id).catch(() => undefined);
+        const shown = await this.frontend?.closeDiff(diff.id).catch(() => undefined);
         const content = shown === undefined ? undefined : fromRpcText(shown);
         if (!suppressNotification) {
             await this.notify(diff, { accepted: false });
         }
-        this.options.logger.info(`Diff ${diff.id} for ${filePath} closed by the CLI`);
+        this.logger.info(`Diff ${diff.id} for ${filePath} closed by the CLI`);
         return closeResult(content ?? null);
     }
 
@@ -207,7 +194,7 @@ export class DiffReviewManager {
         const answer: Answer = outcome?.accepted === true ? { accepted: true, content: fromRpcText(outcome.content) } : { accepted: false };
         this.remove(id);
         await this.notify(diff, answer);
-        this.options.logger.info(`Diff ${id} for ${diff.filePath} ${outcome.accepted ? 'accepted' : 'rejected'} in the window`);
+        this.logger.info(`Diff ${id} for ${diff.filePath} ${outcome.accepted ? 'accepted' : 'rejected'} in the window`);
     }
 
     /** The window went away for good: every pending diff is rejected. */
@@ -217,15 +204,15 @@ export class DiffReviewManager {
 
     protected async reject(diff: PendingDiff, reason: string): Promise<void> {
         this.remove(diff.id);
-        this.options.logger.info(`Diff ${diff.id} for ${diff.filePath} rejected: ${reason}`);
+        this.logger.info(`Diff ${diff.id} for ${diff.filePath} rejected: ${reason}`);
         await this.notify(diff, { accepted: false });
     }
 
     protected discard(diff: PendingDiff, reason: string): void {
         this.remove(diff.id);
         diff.settle?.({ accepted: false });
-        this.options.logger.info(`Diff ${diff.id} for ${diff.filePath} closed: ${reason}`);
-        this.options.frontend()?.closeDiff(diff.id).catch(() => undefined);
+        this.logger.info(`Diff ${diff.id} for ${diff.filePath} closed: ${reason}`);
+        this.frontend?.closeDiff(diff.id).catch(() => undefined);
     }
 
     protected remove(id: string): void {
@@ -236,12 +223,12 @@ export class DiffReviewManager {
 
     protected async notify(diff: PendingDiff, outcome: Answer): Promise<void> {
         if (!await diff.deliver(outcome)) {
-            this.options.logger.warn(`The outcome of diff ${diff.id} for ${diff.filePath} could not be delivered: its CLI session is gone`);
+            this.logger.warn(`The outcome of diff ${diff.id} for ${diff.filePath} could not be delivered: its CLI session is gone`);
         }
     }
 
     protected proposer(sessionId: string): string {
-        const session = this.options.sessions().find(candidate => candidate.sessionId === sessionId);
+        const session = this.sessions().find(candidate => candidate.sessionId === sessionId);
         return session ? `${session.clientLabel} (${`${session.clientName} ${session.clientVersion}`.trim()})` : 'a CLI';
     }
 
@@ -250,7 +237,7 @@ export class DiffReviewManager {
         if (!path.isAbsolute(filePath)) {
             throw new Error(`filePath must be absolute, got ${JSON.stringify(filePath)}`);
         }
-        const roots = this.options.roots();
+        const roots = this.windowContext.roots;
         if (!await isInsideRoots(filePath, roots)) {
             throw new Error(roots.length
                 ? `${filePath} is outside the workspace folders of this window (${roots.join(', ')}); refusing to show a change to it`

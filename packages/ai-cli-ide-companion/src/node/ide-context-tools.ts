@@ -1,47 +1,45 @@
 import * as path from 'path';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { inject, injectable } from '@theia/core/shared/inversify';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { z } from 'zod';
 import {
-    DocumentArgumentsSchema, GetDiagnosticsArgumentsSchema, IdeContextToolName, NoArgumentsSchema, OpenFileArgumentsSchema, IdeContext
+    DocumentArgumentsSchema, GetDiagnosticsArgumentsSchema, IdeContextToolName, NoArgumentsSchema, OpenFileArgumentsSchema
 } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { IdeCompanionFrontendClient } from '../common/ide-companion-protocol';
-import { CompanionLogger } from './companion-logger';
+import { McpSessionContext, McpToolContribution } from './mcp-tool-contribution';
 import { textResult, validatedTools } from './mcp-tool-results';
-
-export interface IdeContextToolsOptions {
-    readonly logger: CompanionLogger;
-    readonly frontend: () => IdeCompanionFrontendClient | undefined;
-    /** The window's realpath'd workspace roots. */
-    readonly roots: () => readonly string[];
-    /** The editor state last pushed to the CLIs: open files, active file, cursor, selection. */
-    readonly context: () => IdeContext | undefined;
-}
+import { WindowContext } from './window-context';
 
 /**
- * The IDE tools beyond diffs: what an agent may ask of the window (its folders, editors, selection,
- * problems, dirty documents) and do in it (save, open a file at a range). Every answer is one text
- * block of JSON; every path must lie in the window's workspace folders.
+ * The IDE tools beyond diffs, for every Streamable HTTP session (Gemini CLI, Qwen Code, ACP agents):
+ * what a CLI may ask of the window (its folders, editors, selection, problems, dirty documents) and do
+ * in it (save, open a file at a range). Every answer is one text block of JSON; every path must lie in
+ * the window's workspace folders.
  */
-export class IdeContextTools {
+@injectable()
+export class IdeContextTools implements McpToolContribution {
 
-    constructor(protected readonly options: IdeContextToolsOptions) { }
+    @inject(WindowContext)
+    protected readonly windowContext: WindowContext;
 
-    registerTools(mcp: McpServer): void {
-        const validated = validatedTools(mcp, this.options.logger);
+    registerTools({ mcp, transport }: McpSessionContext): void {
+        if (transport !== 'mcp-streamable-http') {
+            return;
+        }
+        const validated = validatedTools(mcp, this.windowContext.log);
         // Every answer of these tools is one text block of JSON.
         const tool = <S extends z.ZodTypeAny>(name: string, description: string, schema: S, run: (args: z.infer<S>) => Promise<unknown>) =>
             validated(name, description, schema, async args => textResult(JSON.stringify(await run(args))));
         tool(IdeContextToolName.GET_WORKSPACE_FOLDERS, 'Lists the workspace folders open in the Theia window: {"folders": [{"path", "name"}]}.', NoArgumentsSchema,
-            async () => ({ folders: this.options.roots().map(root => ({ path: root, name: path.basename(root) })) }));
+            async () => ({ folders: this.windowContext.roots.map(root => ({ path: root, name: path.basename(root) })) }));
         tool(IdeContextToolName.GET_OPEN_EDITORS,
             'Lists the files open in the Theia window, most recently used first, with the cursor (1-based) and selection of the active one.', NoArgumentsSchema,
-            async () => ({ editors: this.options.context()?.workspaceState?.openFiles ?? [] }));
+            async () => ({ editors: this.windowContext.context?.workspaceState?.openFiles ?? [] }));
         tool(IdeContextToolName.GET_CURRENT_SELECTION,
             'The active editor\'s file, cursor (1-based) and selected text; {"filePath": null} when no file editor is active.', NoArgumentsSchema,
             async () => {
-                const active = this.options.context()?.workspaceState?.openFiles?.find(file => file.isActive);
+                const active = this.windowContext.context?.workspaceState?.openFiles?.find(file => file.isActive);
                 return active ? { filePath: active.path, cursor: active.cursor ?? null, selectedText: active.selectedText ?? '' } : { filePath: null };
             });
         tool(IdeContextToolName.GET_DIAGNOSTICS,
@@ -59,15 +57,11 @@ export class IdeContextTools {
     }
 
     protected get window(): IdeCompanionFrontendClient {
-        const frontend = this.options.frontend();
-        if (!frontend) {
-            throw new Error('The Theia window of this session is not open (closed or reloading)');
-        }
-        return frontend;
+        return this.windowContext.window;
     }
 
     protected uriInWorkspace(filePath: string): Promise<string> {
-        return fileUriInWorkspace(filePath, this.options.roots());
+        return fileUriInWorkspace(filePath, this.windowContext.roots);
     }
 }
 

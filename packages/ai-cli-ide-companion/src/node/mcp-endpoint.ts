@@ -17,6 +17,7 @@ export interface EditorSnapshot {
  * endpoint alike; what differs between transports (the wire, the handshake, the tools a session
  * gets, how it hears of the editor) stays inside the endpoint.
  */
+export const McpEndpoint = Symbol('McpEndpoint');
 export interface McpEndpoint {
     readonly transport: IdeTransport;
     /** Its loopback port; 0 until started. */

@@ -7,6 +7,7 @@ import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/n
 import type { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import type { IdeTransport } from '@theia-cli-companion/cli-process/lib/common';
 import { WindowCompanion } from './window-companion';
+import { createWindowCompanion } from './window-companion-module';
 import { RecordingLogger } from './test/recording-logger';
 import { RecordingWindow } from './test/recording-window';
 import { connectTestClient, until } from './test/mcp-test-client';
@@ -46,7 +47,7 @@ describe('A new CLI flavour needs nothing but its flavour', () => {
         workspace = path.join(home.dir, 'project');
         fs.mkdirSync(workspace);
         fs.writeFileSync(path.join(workspace, 'a.ts'), 'const a = 1;\n');
-        window = new WindowCompanion({
+        window = createWindowCompanion({
             windowId: '00000000-0000-4000-8000-0000000f0a17', flavours: [GeminiCliFlavour, fourth, fifth], logger: new RecordingLogger(),
             serverPid: process.pid, streamGraceMs: 200
         });

@@ -9,6 +9,7 @@ import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/n
 import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
 import { resolveBridgeScript, stdioBridgeCommand } from './stdio-bridge-command';
 import { WindowCompanion } from './window-companion';
+import { createWindowCompanion } from './window-companion-module';
 import { RecordingLogger } from './test/recording-logger';
 import { until } from './test/mcp-test-client';
 
@@ -20,7 +21,7 @@ describe('stdio bridge', function (): void {
 
     beforeEach(async () => {
         home = useTemporaryHome();
-        window = new WindowCompanion({
+        window = createWindowCompanion({
             windowId: '00000000-0000-4000-8000-000000000002', flavours: [GeminiCliFlavour], logger: new RecordingLogger(),
             serverPid: process.pid, stdioFor: stdioBridgeCommand
         });

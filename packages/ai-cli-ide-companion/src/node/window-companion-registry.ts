@@ -74,8 +74,8 @@ export class WindowCompanionRegistry implements BackendApplicationContribution {
         }
         // Loaded on the first window, not at backend start: the MCP SDK is a large part of the
         // backend's startup cost (docs/BENCHMARKS.md, "Backend ready").
-        const { WindowCompanion } = await import('./window-companion');
-        const companion = new WindowCompanion({
+        const { createWindowCompanion } = await import('./window-companion-module');
+        const companion = createWindowCompanion({
             windowId: randomUUID(),
             flavours: this.flavours,
             logger: this.logger,

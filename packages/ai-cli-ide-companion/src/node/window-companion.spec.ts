@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { GeminiCliFlavour, QwenCodeFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { WindowCompanion } from './window-companion';
+import { createWindowCompanion } from './window-companion-module';
 import { RecordingLogger } from './test/recording-logger';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { connectTestClient, until } from './test/mcp-test-client';
@@ -26,7 +27,7 @@ describe('WindowCompanion', () => {
     });
 
     // A short stream grace: a closed test client's session ends quickly (the SDK client sends no DELETE).
-    const create = (logger = new RecordingLogger()) => companion = new WindowCompanion({
+    const create = (logger = new RecordingLogger()) => companion = createWindowCompanion({
         windowId: '00000000-0000-4000-8000-000000000000', flavours: [GeminiCliFlavour, QwenCodeFlavour], logger, serverPid: process.pid, streamGraceMs: 200,
         stdioFor: file => ({ command: process.execPath, args: ['bridge.js', '--discovery', file] })
     });

@@ -11,6 +11,7 @@ import { rawRequest, RawResponse } from './test/raw-http';
 import { RecordingLogger } from './test/recording-logger';
 import { RecordingWindow } from './test/recording-window';
 import { WindowCompanion } from './window-companion';
+import { createWindowCompanion } from './window-companion-module';
 import { IDE_CONTEXT_TOOL_NAMES } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 
 v8.setFlagsFromString('--expose_gc');
@@ -61,7 +62,7 @@ describe('Window server under fuzzing', function (): void {
         fs.mkdirSync(path.join(home.dir, 'ws'));
         fs.writeFileSync(path.join(home.dir, 'ws', 'a.txt'), 'a\n');
         logger = new RecordingLogger();
-        window = new WindowCompanion({
+        window = createWindowCompanion({
             windowId: '00000000-0000-4000-8000-00000000f022', flavours: [GeminiCliFlavour, QwenCodeFlavour], logger,
             serverPid: process.pid, streamGraceMs: 200, idleSessionMs: 3000
         });

@@ -1,0 +1,20 @@
+import type { StdioConfig } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
+import type { CliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import type { CompanionLogger } from './companion-logger';
+
+/** What one window's graph is built from: the only value its container is given. */
+export const WindowCompanionOptions = Symbol('WindowCompanionOptions');
+export interface WindowCompanionOptions {
+    readonly windowId: string;
+    /** Every flavour the window can advertise; which of them it does is chosen at start and by setFlavours. */
+    readonly flavours: readonly CliFlavour[];
+    /** The backend's logger; the window's own events also go to its event log. */
+    readonly logger: CompanionLogger;
+    /** The PID written into the discovery files: the backend process that serves the socket. */
+    readonly serverPid: number;
+    readonly stdioFor?: (discoveryFile: string) => StdioConfig | undefined;
+    /** How long a Streamable HTTP session may be without its event stream (tests shorten it). */
+    readonly streamGraceMs?: number;
+    /** How long a Streamable HTTP session that never opened an event stream may go without a request. */
+    readonly idleSessionMs?: number;
+}

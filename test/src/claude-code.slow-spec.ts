@@ -60,8 +60,7 @@ describe('Claude Code: the real claude binary connected to a Theia window', func
         await bed.terminal.waitFor(/Do you want to make this edit to hello\.txt/, 'the permission prompt in the terminal', 20_000);
         await bed.window.saveDocScreenshot('claude-code-diff');
 
-        await bed.window.focusEndOfProposal();
-        await bed.window.page.keyboard.type('edited in Theia\n');
+        await bed.window.appendLineToProposal('edited in Theia');
         await bed.window.page.keyboard.press('Control+s');
         await until(() => fs.readFileSync(file(), 'utf8') === 'line one\nline two\nadded line\nline three\nedited in Theia\n',
             'Claude Code to write the accepted text', 60_000, 250)

@@ -177,6 +177,20 @@ export class TheiaWindow {
         await this.page.keyboard.press('Control+End');
     }
 
+    /**
+     * Adds a line at the end of the open proposal (which ends with a newline), as a user does: a new
+     * line first, then the words. Enter after the words could take a word completion Monaco offers
+     * instead of breaking the line (it did on a loaded machine). Resolves once the proposal shows it.
+     */
+    async appendLineToProposal(line: string): Promise<void> {
+        await this.focusEndOfProposal();
+        await this.page.keyboard.press('Enter');
+        await this.page.keyboard.press('ArrowUp');
+        await this.page.keyboard.type(line);
+        await until(async () => (await this.proposalText()).endsWith(`\n${line}\n`), `the proposal to end with ${JSON.stringify(line)}`, 10000)
+            .catch(async error => { throw new Error(`${error.message}: ${JSON.stringify(await this.proposalText())}`); });
+    }
+
     /** The text the open diff's proposed (right) side shows, one line per row. */
     async proposalText(): Promise<string> {
         const lines = await this.page.locator(`${DIFF_EDITOR} .editor.modified .view-lines .view-line`).evaluateAll(rows =>

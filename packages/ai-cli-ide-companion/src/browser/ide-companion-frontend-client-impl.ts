@@ -1,16 +1,25 @@
-import { injectable } from '@theia/core/shared/inversify';
+import { inject, injectable } from '@theia/core/shared/inversify';
 import { Emitter, Event } from '@theia/core/lib/common/event';
 import { CompanionEvent, DiffProposal, IdeCompanionFrontendClient, OpenFileRequest, WindowCompanionStatus } from '../common/ide-companion-protocol';
 import type { DocumentState, FileDiagnostics } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { RpcText, toRpcText } from '../common/rpc-text';
 
 /** What handles the backend's diff requests in this window (the diff review service). */
+export const DiffRequestHandler = Symbol('DiffRequestHandler');
 export interface DiffRequestHandler {
     openDiff(proposal: DiffProposal): Promise<void>;
     closeDiff(id: string): Promise<string | undefined>;
 }
 
+/**
+ * Resolves the diff handler when the first request comes: it talks to the backend through the proxy
+ * this client serves, so it cannot be injected here directly.
+ */
+export const DiffRequestHandlerFactory = Symbol('DiffRequestHandlerFactory');
+export type DiffRequestHandlerFactory = () => DiffRequestHandler;
+
 /** What answers the agents' IDE tools in this window (the window IDE tools service). */
+export const IdeToolsHandler = Symbol('IdeToolsHandler');
 export interface IdeToolsHandler {
     getDiagnostics(fileUri?: string): Promise<FileDiagnostics[]>;
     getDocumentState(fileUri: string): Promise<DocumentState>;
@@ -25,24 +34,12 @@ export class IdeCompanionFrontendClientImpl implements IdeCompanionFrontendClien
     readonly onDidChangeStatus: Event<WindowCompanionStatus> = this.onDidChangeStatusEmitter.event;
     protected readonly onDidLogEmitter = new Emitter<CompanionEvent>();
     readonly onDidLog: Event<CompanionEvent> = this.onDidLogEmitter.event;
-    protected diffHandler?: DiffRequestHandler;
-    protected ideTools?: IdeToolsHandler;
 
-    /** Set by the diff review service; kept apart to avoid a cycle with the backend proxy. */
-    setDiffHandler(handler: DiffRequestHandler): void {
-        this.diffHandler = handler;
-    }
+    @inject(DiffRequestHandlerFactory)
+    protected readonly diffHandler: DiffRequestHandlerFactory;
 
-    setIdeToolsHandler(handler: IdeToolsHandler): void {
-        this.ideTools = handler;
-    }
-
-    protected get tools(): IdeToolsHandler {
-        if (!this.ideTools) {
-            throw new Error('The IDE tools are not available in this window');
-        }
-        return this.ideTools;
-    }
+    @inject(IdeToolsHandler)
+    protected readonly tools: IdeToolsHandler;
 
     getDiagnostics(fileUri?: string): Promise<FileDiagnostics[]> {
         return this.tools.getDiagnostics(fileUri);
@@ -69,14 +66,11 @@ export class IdeCompanionFrontendClientImpl implements IdeCompanionFrontendClien
     }
 
     async openDiff(proposal: DiffProposal): Promise<void> {
-        if (!this.diffHandler) {
-            throw new Error('Diff review is not available in this window');
-        }
-        return this.diffHandler.openDiff(proposal);
+        return this.diffHandler().openDiff(proposal);
     }
 
     async closeDiff(id: string): Promise<RpcText | undefined> {
-        const text = await this.diffHandler?.closeDiff(id);
+        const text = await this.diffHandler().closeDiff(id);
         return text === undefined ? undefined : toRpcText(text);
     }
 }

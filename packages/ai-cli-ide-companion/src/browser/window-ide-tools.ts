@@ -1,14 +1,13 @@
 import { inject, injectable } from '@theia/core/shared/inversify';
-import { FrontendApplicationContribution } from '@theia/core/lib/browser/frontend-application-contribution';
 import URI from '@theia/core/lib/common/uri';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { EditorManager } from '@theia/editor/lib/browser/editor-manager';
 import { ProblemManager } from '@theia/markers/lib/browser/problem/problem-manager';
-import { MonacoTextModelService } from '@theia/monaco/lib/browser/monaco-text-model-service';
 import { DiagnosticSeverity } from '@theia/core/shared/vscode-languageserver-protocol';
 import type { Diagnostic, DocumentState, FileDiagnostics } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { OpenFileRequest } from '../common/ide-companion-protocol';
-import { IdeCompanionFrontendClientImpl } from './ide-companion-frontend-client-impl';
+import { IdeToolsHandler } from './ide-companion-frontend-client-impl';
+import { TextModels } from './text-models';
 
 const SEVERITIES: Record<number, Diagnostic['severity']> = {
     [DiagnosticSeverity.Error]: 'error', [DiagnosticSeverity.Warning]: 'warning',
@@ -20,16 +19,11 @@ const SEVERITIES: Record<number, Diagnostic['severity']> = {
  * documents' dirty state and saving them, opening a file at a range. Positions are 1-based.
  */
 @injectable()
-export class WindowIdeTools implements FrontendApplicationContribution {
+export class WindowIdeTools implements IdeToolsHandler {
 
     @inject(ProblemManager) protected readonly problems: ProblemManager;
-    @inject(MonacoTextModelService) protected readonly models: MonacoTextModelService;
+    @inject(TextModels) protected readonly models: TextModels;
     @inject(EditorManager) protected readonly editors: EditorManager;
-    @inject(IdeCompanionFrontendClientImpl) protected readonly client: IdeCompanionFrontendClientImpl;
-
-    initialize(): void {
-        this.client.setIdeToolsHandler(this);
-    }
 
     async getDiagnostics(fileUri?: string): Promise<FileDiagnostics[]> {
         const markers = this.problems.findMarkers(fileUri ? { uri: new URI(fileUri) } : undefined);
@@ -55,15 +49,12 @@ export class WindowIdeTools implements FrontendApplicationContribution {
     }
 
     async getDocumentState(fileUri: string): Promise<DocumentState> {
-        const model = this.models.models.find(candidate => candidate.uri === fileUri);
+        const model = this.models.loaded(new URI(fileUri));
         return { filePath: FileUri.fsPath(fileUri), isOpen: !!model, isDirty: !!model?.dirty };
     }
 
     async saveDocument(fileUri: string): Promise<DocumentState> {
-        const model = this.models.models.find(candidate => candidate.uri === fileUri);
-        if (model?.dirty) {
-            await model.save();
-        }
+        await this.models.save(new URI(fileUri));
         return this.getDocumentState(fileUri);
     }
 

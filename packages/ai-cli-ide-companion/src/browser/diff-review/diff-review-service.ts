@@ -1,4 +1,4 @@
-import { inject, injectable, named, postConstruct } from '@theia/core/shared/inversify';
+import { inject, injectable, named } from '@theia/core/shared/inversify';
 import { ApplicationShell } from '@theia/core/lib/browser/shell/application-shell';
 import { DiffUris } from '@theia/core/lib/browser/diff-uris';
 import { open, OpenerService } from '@theia/core/lib/browser/opener-service';
@@ -8,17 +8,17 @@ import { ILogger } from '@theia/core/lib/common/logger';
 import { MessageService } from '@theia/core/lib/common/message-service';
 import { nls } from '@theia/core/lib/common/nls';
 import URI from '@theia/core/lib/common/uri';
-import { ConfirmDialog, Dialog } from '@theia/core/lib/browser/dialogs';
 import { SaveableWidget } from '@theia/core/lib/browser/saveable';
 import { FileService } from '@theia/filesystem/lib/browser/file-service';
 import { acceptedText } from '../../common/proposal-text';
 import { fromRpcText, toRpcText } from '../../common/rpc-text';
-import { MonacoTextModelService } from '@theia/monaco/lib/browser/monaco-text-model-service';
 import { TerminalWidget } from '@theia/terminal/lib/browser/base/terminal-widget';
 import { DiffOutcome, DiffProposal, IdeCompanionBackend } from '../../common/ide-companion-protocol';
-import { IdeCompanionFrontendClientImpl } from '../ide-companion-frontend-client-impl';
+import { DiffRequestHandler } from '../ide-companion-frontend-client-impl';
 import { DIFF_FOCUS_PREF, DIFF_WRITE_ON_ACCEPT_PREF, IdeCompanionPreferences } from '../../common/ide-companion-preferences';
-import { CompanionOutput } from '../companion-output';
+import { CompanionLog } from '../companion-log';
+import { TextModels } from '../text-models';
+import { OverwriteConfirmation } from './overwrite-confirmation';
 import { PROPOSAL_SCHEME, EMPTY_ORIGINAL_SCHEME, ProposedContentResource, ProposedContentResourceResolver } from './proposed-content-resource-resolver';
 
 /** A proposal as the window reviews it: its text decoded from the RPC. */
@@ -47,28 +47,23 @@ interface ReviewedDiff {
  * leave it pending with the user's edits in place.
  */
 @injectable()
-export class DiffReviewService {
+export class DiffReviewService implements DiffRequestHandler {
 
     @inject(OpenerService) protected readonly openerService: OpenerService;
     @inject(ApplicationShell) protected readonly shell: ApplicationShell;
-    @inject(MonacoTextModelService) protected readonly textModelService: MonacoTextModelService;
+    @inject(TextModels) protected readonly textModels: TextModels;
+    @inject(OverwriteConfirmation) protected readonly confirmation: OverwriteConfirmation;
     @inject(ProposedContentResourceResolver) protected readonly resources: ProposedContentResourceResolver;
     @inject(IdeCompanionBackend) protected readonly backend: IdeCompanionBackend;
-    @inject(IdeCompanionFrontendClientImpl) protected readonly client: IdeCompanionFrontendClientImpl;
     @inject(MessageService) protected readonly messageService: MessageService;
     @inject(FileService) protected readonly fileService: FileService;
     @inject(ILogger) @named('ai-cli-ide-companion:DiffReviewService') protected readonly logger: ILogger;
     @inject(IdeCompanionPreferences) protected readonly preferences: IdeCompanionPreferences;
-    @inject(CompanionOutput) protected readonly output: CompanionOutput;
+    @inject(CompanionLog) protected readonly output: CompanionLog;
 
     protected readonly diffs = new Map<string, ReviewedDiff>();
     protected readonly onDidChangeEmitter = new Emitter<void>();
     readonly onDidChange: Event<void> = this.onDidChangeEmitter.event;
-
-    @postConstruct()
-    protected init(): void {
-        this.client.setDiffHandler(this);
-    }
 
     get pending(): ReviewedProposal[] {
         return [...this.diffs.values()].filter(diff => !diff.resolved).map(diff => diff.proposal);
@@ -189,8 +184,7 @@ export class DiffReviewService {
     protected async confirmOverwrite(diff: ReviewedDiff): Promise<boolean> {
         const fileUri = new URI(diff.proposal.fileUri);
         const problems: string[] = [];
-        const dirty = this.textModelService.models.find(model => model.uri === fileUri.toString() && model.dirty);
-        if (dirty) {
+        if (this.textModels.loaded(fileUri)?.dirty) {
             problems.push(nls.localize('theia-cli-companion/ide-companion/diffDirty',
                 '{0} has unsaved changes in an editor; they will be lost when the CLI writes the file.', fileUri.path.base));
         }
@@ -202,13 +196,7 @@ export class DiffReviewService {
         if (!problems.length) {
             return true;
         }
-        const dialog = new ConfirmDialog({
-            title: nls.localize('theia-cli-companion/ide-companion/diffConfirmTitle', 'Accept the proposed change?'),
-            msg: problems.join('\n'),
-            ok: nls.localize('theia-cli-companion/ide-companion/diffAcceptAnyway', 'Accept Anyway'),
-            cancel: Dialog.CANCEL
-        });
-        return !!await dialog.open();
+        return this.confirmation.confirm(problems);
     }
 
     async reject(id?: string): Promise<void> {
@@ -251,12 +239,8 @@ export class DiffReviewService {
      */
     protected async currentState(diff: ReviewedDiff): Promise<{ text: string; edited: boolean } | undefined> {
         try {
-            const reference = await this.textModelService.createModelReference(diff.proposalUri);
-            try {
-                return { text: reference.object.getText(), edited: reference.object.dirty };
-            } finally {
-                reference.dispose();
-            }
+            const { text, dirty } = await this.textModels.read(diff.proposalUri);
+            return { text, edited: dirty };
         } catch (error) {
             this.logger.warn(`Could not read the proposed text of diff ${diff.proposal.id}: ${error}`);
             return undefined;

@@ -1,0 +1,116 @@
+import { enableBrowserDom, DiffReviewTestbed, ReviewWidget } from '@theia-cli-companion/ai-cli-ide-companion/lib/browser/test';
+let disableDom = enableBrowserDom();
+
+import { expect } from 'chai';
+import type * as acp from '@agentclientprotocol/sdk';
+import { ChatAgentLocation, MutableChatModel, MutableChatRequestModel, QuestionResponseContent } from '@theia/ai-chat';
+import type { ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
+import { AcpChatTurn } from './acp-chat-turn';
+
+disableDom();
+
+const FILE = '/workspace/a.ts';
+const OPTIONS: acp.PermissionOption[] = [
+    { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
+    { optionId: 'always', name: 'Always allow', kind: 'allow_always' },
+    { optionId: 'reject', name: 'Reject', kind: 'reject_once' }
+];
+
+/** A permission request of an edit tool call, as an ACP agent sends it, with the change as a diff. */
+function editPermission(): { params: acp.RequestPermissionRequest; toolCall: ToolCallState } {
+    const toolCall: ToolCallState = {
+        toolCallId: 'call-1', title: 'Write a.ts', kind: 'edit', status: 'pending', locations: [{ path: FILE }],
+        content: [{ type: 'diff', path: FILE, oldText: 'old\n', newText: 'proposed\n' }]
+    };
+    return { params: { sessionId: 'session-1', toolCall: { toolCallId: 'call-1' }, options: OPTIONS } as acp.RequestPermissionRequest, toolCall };
+}
+
+describe('ACP permission requests in the chat', () => {
+    let bed: DiffReviewTestbed;
+    let request: MutableChatRequestModel;
+    let turn: AcpChatTurn;
+
+    before(() => disableDom = enableBrowserDom());
+    after(() => disableDom());
+
+    beforeEach(() => {
+        bed = new DiffReviewTestbed();
+        bed.files.set(`file://${FILE}`, 'old\n');
+        const model = new MutableChatModel(ChatAgentLocation.Panel);
+        request = model.addRequest({ request: { text: 'change a.ts' }, parts: [], toolRequests: new Map(), variables: [] }, 'acp-test');
+        turn = new AcpChatTurn(request, 'Test Agent', bed.service, () => undefined, () => undefined);
+    });
+
+    const question = () => request.response.response.content.find((content): content is QuestionResponseContent => content.kind === 'question')!;
+    const ask = async () => {
+        const { params, toolCall } = editPermission();
+        const outcome = turn.askPermission(params, toolCall);
+        await until(() => bed.opened.length === 1);
+        return { outcome, review: bed.opened[0] as ReviewWidget };
+    };
+
+    it('asks in the chat and opens the change as a review; accepting it allows once', async () => {
+        const { outcome, review } = await ask();
+        expect(question().question).to.contain('Test Agent asks to run: Write a.ts');
+        expect(question().options.map(option => option.value)).to.deep.equal(['allow', 'always', 'reject']);
+        expect(request.response.isWaitingForInput).to.equal(true);
+        expect(bed.service.pending[0]).to.deep.include({ fileUri: `file://${FILE}`, newContent: 'proposed\n', fileExists: true, proposedBy: 'Test Agent' });
+
+        await bed.service.accept(bed.service.pending[0].id);
+        expect(await outcome).to.deep.equal({ outcome: 'selected', optionId: 'allow' });
+        expect(question().selectedOption?.value).to.equal('allow');
+        expect(request.response.isWaitingForInput).to.equal(false);
+        expect(review.isDisposed).to.equal(true);
+        expect(bed.resolved, 'nothing goes to a CLI session').to.deep.equal([]);
+    });
+
+    it('allows an edited proposal, and the agent\'s write of its own text becomes the user\'s, once', async () => {
+        const { outcome, review } = await ask();
+        bed.models.edited.set(review.proposalUri, 'proposed, then edited\n');
+        await bed.service.accept(bed.service.pending[0].id);
+        expect(await outcome).to.deep.equal({ outcome: 'selected', optionId: 'allow' });
+        const write = { sessionId: 'session-1', path: FILE, content: 'proposed\n' };
+        expect(turn.contentToWrite({ ...write, path: '/workspace/other.ts' })).to.equal('proposed\n');
+        expect(turn.contentToWrite({ ...write, content: 'something else\n' }), 'a different write is the agent\'s own').to.equal('something else\n');
+        expect(turn.contentToWrite(write)).to.equal('proposed, then edited\n');
+        expect(turn.contentToWrite(write), 'only the write that follows the review').to.equal('proposed\n');
+    });
+
+    it('rejects once when the review is closed', async () => {
+        const { outcome, review } = await ask();
+        review.close();
+        expect(await outcome).to.deep.equal({ outcome: 'selected', optionId: 'reject' });
+        expect(question().selectedOption?.value).to.equal('reject');
+    });
+
+    it('closes the review when the user answers in the chat instead', async () => {
+        const { outcome, review } = await ask();
+        question().handler!({ text: 'Always allow', value: 'always' } as never);
+        expect(await outcome).to.deep.equal({ outcome: 'selected', optionId: 'always' });
+        expect(review.isDisposed).to.equal(true);
+        expect(bed.service.pending).to.deep.equal([]);
+    });
+
+    it('answers cancelled and closes the review when the chat request is cancelled', async () => {
+        const { outcome, review } = await ask();
+        request.response.cancel();
+        expect(await outcome).to.deep.equal({ outcome: 'cancelled' });
+        expect(review.isDisposed).to.equal(true);
+    });
+
+    it('closes the reviews still open when the turn ends', async () => {
+        const { review } = await ask();
+        turn.dispose();
+        expect(review.isDisposed).to.equal(true);
+        expect(bed.service.pending).to.deep.equal([]);
+    });
+});
+
+async function until(condition: () => boolean): Promise<void> {
+    for (let attempt = 0; !condition(); attempt++) {
+        if (attempt > 200) {
+            throw new Error('Timed out');
+        }
+        await new Promise(resolve => setTimeout(resolve, 5));
+    }
+}

@@ -1,0 +1,169 @@
+import { Container } from '@theia/core/shared/inversify';
+import { ApplicationShell } from '@theia/core/lib/browser/shell/application-shell';
+import { DiffUris } from '@theia/core/lib/browser/diff-uris';
+import { OpenerService } from '@theia/core/lib/browser/opener-service';
+import { BaseWidget } from '@theia/core/lib/browser/widgets/widget';
+import { ILogger } from '@theia/core/lib/common/logger';
+import { MessageService } from '@theia/core/lib/common/message-service';
+import URI from '@theia/core/lib/common/uri';
+import { FileService } from '@theia/filesystem/lib/browser/file-service';
+import { DiffOutcome, IdeCompanionBackend } from '../../common/ide-companion-protocol';
+import { DIFF_FOCUS_PREF, DIFF_WRITE_ON_ACCEPT_PREF, IdeCompanionPreferences } from '../../common/ide-companion-preferences';
+import { fromRpcText, toRpcText } from '../../common/rpc-text';
+import { CompanionLog } from '../companion-log';
+import { TextModels } from '../text-models';
+import { DiffReviewService } from '../diff-review/diff-review-service';
+import { OverwriteConfirmation } from '../diff-review/overwrite-confirmation';
+import { ProposedContentResourceResolver } from '../diff-review/proposed-content-resource-resolver';
+
+/** The diff editor Theia would open: a widget that can be closed without saving, as Theia's editors can. */
+export class ReviewWidget extends BaseWidget {
+    constructor(readonly uri: URI) {
+        super();
+        this.id = `review-${uri.query}`;
+    }
+
+    async closeWithoutSaving(): Promise<void> {
+        this.dispose();
+    }
+
+    /** The proposal side (the right) of the diff it shows. */
+    get proposalUri(): string {
+        return DiffUris.decode(this.uri)[1].toString();
+    }
+}
+
+/** Files as the file service reports them: text and an etag that changes with every write. */
+export class TestFiles {
+    readonly contents = new Map<string, { text: string; etag: string }>();
+    readonly written: { uri: string; text: string }[] = [];
+    protected writes = 0;
+
+    set(uri: string, text: string): void {
+        this.contents.set(uri, { text, etag: `etag-${++this.writes}` });
+    }
+
+    readonly service = {
+        resolve: async (uri: URI) => {
+            const file = this.contents.get(uri.toString());
+            if (!file) {
+                throw new Error(`${uri} not found`);
+            }
+            return { etag: file.etag };
+        },
+        write: async (uri: URI, text: string) => {
+            this.written.push({ uri: uri.toString(), text });
+            this.set(uri.toString(), text);
+        }
+    };
+}
+
+/**
+ * Monaco's models as the review reads them: a proposal shows its resource's text until the user
+ * edits it (dirty from then on, since nothing can save it); a file's editor may hold unsaved edits.
+ */
+export class TestTextModels implements TextModels {
+    readonly edited = new Map<string, string>();
+    readonly dirtyFiles = new Set<string>();
+
+    constructor(protected readonly resources: ProposedContentResourceResolver) { }
+
+    async read(uri: URI): Promise<{ text: string; dirty: boolean }> {
+        const edit = this.edited.get(uri.toString());
+        if (edit !== undefined) {
+            return { text: edit, dirty: true };
+        }
+        return { text: await this.resources.resolve(uri).readContents(), dirty: false };
+    }
+
+    loaded(uri: URI): { dirty: boolean } | undefined {
+        return this.dirtyFiles.has(uri.toString()) ? { dirty: true } : undefined;
+    }
+
+    async save(): Promise<void> { }
+}
+
+/**
+ * The real `DiffReviewService` (with the real proposal resources) over what only a browser has: the
+ * opener opens a `ReviewWidget` instead of Monaco's diff editor, the models are `TestTextModels`, the
+ * backend and dialogs record what they are told. Needs `enableBrowserDom`.
+ */
+export class DiffReviewTestbed {
+    readonly files = new TestFiles();
+    readonly opened: ReviewWidget[] = [];
+    /** What the backend was told, in order. */
+    readonly resolved: { id: string; outcome: DiffOutcome }[] = [];
+    resolveFails = false;
+    /** The problems of each overwrite confirmation asked, and the answer the user gives. */
+    readonly questions: (readonly string[])[] = [];
+    answer = true;
+    readonly errors: string[] = [];
+    readonly preferences: Record<string, unknown> = { [DIFF_FOCUS_PREF]: 'auto', [DIFF_WRITE_ON_ACCEPT_PREF]: false };
+    readonly models: TestTextModels;
+    readonly service: DiffReviewService;
+
+    constructor() {
+        const container = new Container();
+        container.bind(ProposedContentResourceResolver).toSelf().inSingletonScope();
+        this.models = new TestTextModels(container.get(ProposedContentResourceResolver));
+        container.bind(TextModels).toConstantValue(this.models);
+        container.bind(OpenerService).toConstantValue({
+            getOpener: async () => ({
+                id: 'diff', canHandle: () => 1,
+                open: async (uri: URI) => {
+                    const widget = new ReviewWidget(uri);
+                    this.opened.push(widget);
+                    return widget;
+                }
+            }),
+            getOpeners: async () => []
+        } as unknown as OpenerService);
+        container.bind(ApplicationShell).toConstantValue({
+            activeWidget: undefined, currentWidget: undefined, activateWidget: async () => undefined
+        } as unknown as ApplicationShell);
+        container.bind(IdeCompanionBackend).toConstantValue({
+            resolveDiff: async (id: string, outcome: DiffOutcome) => {
+                if (this.resolveFails) {
+                    throw new Error('connection lost');
+                }
+                this.resolved.push({ id, outcome });
+            }
+        } as unknown as IdeCompanionBackend);
+        container.bind(MessageService).toConstantValue({
+            error: async (message: string) => {
+                this.errors.push(message);
+                return undefined;
+            }
+        } as unknown as MessageService);
+        container.bind(FileService).toConstantValue(this.files.service as unknown as FileService);
+        container.bind(ILogger).toConstantValue({ warn: async () => undefined, error: async () => undefined } as unknown as ILogger);
+        container.bind(IdeCompanionPreferences).toConstantValue(this.preferences as unknown as IdeCompanionPreferences);
+        container.bind(CompanionLog).toConstantValue({ info: () => undefined, warn: () => undefined, error: () => undefined });
+        container.bind(OverwriteConfirmation).toConstantValue({
+            confirm: async (problems: readonly string[]) => {
+                this.questions.push(problems);
+                return this.answer;
+            }
+        });
+        container.bind(DiffReviewService).toSelf().inSingletonScope();
+        this.service = container.get(DiffReviewService);
+    }
+
+    /** A CLI's proposal for /workspace/<name>, opened as the backend opens it; answers its review. */
+    async propose(id: string, name: string, newContent: string, fileExists = true): Promise<ReviewWidget> {
+        if (fileExists) {
+            this.files.set(DiffReviewTestbed.fileUri(name), 'the file as it is\n');
+        }
+        await this.service.openDiff({ id, fileUri: DiffReviewTestbed.fileUri(name), newContent: toRpcText(newContent), fileExists, proposedBy: 'Gemini CLI (test 1.0)' });
+        return this.opened[this.opened.length - 1];
+    }
+
+    /** What the backend was told, decoded. */
+    answers(): ({ id: string; accepted: string } | { id: string; rejected: true })[] {
+        return this.resolved.map(({ id, outcome }) => outcome.accepted ? { id, accepted: fromRpcText(outcome.content) } : { id, rejected: true as const });
+    }
+
+    static fileUri(name: string): string {
+        return `file:///workspace/${name}`;
+    }
+}

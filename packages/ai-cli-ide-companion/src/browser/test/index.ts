@@ -1,0 +1,9 @@
+// Test helpers for the companion's browser code in Node (jsdom): the DOM, and the diff review over
+// test doubles of what only a browser has.
+import { enableBrowserDom } from './browser-dom';
+export * from './browser-dom';
+
+// The testbed loads Theia's browser modules, which need the DOM while they load.
+const disableDom = enableBrowserDom();
+export * from './diff-review-testbed';
+disableDom();

@@ -11,7 +11,7 @@ import { AcpChatClient } from '../common/acp-chat-protocol';
 import { AcpChatBackendImpl } from './acp-chat-backend-impl';
 import { AcpTerminalHost } from './acp-terminal-host';
 import { FileUri } from '@theia/core/lib/common/file-uri';
-import { IdeCompanionBackendImpl, WindowCompanionRegistry } from '@theia-cli-companion/ai-cli-ide-companion/lib/node';
+import { IdeCompanionBackendImpl, WindowAgentCredentials, WindowCompanionRegistry } from '@theia-cli-companion/ai-cli-ide-companion/lib/node';
 import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
 
 const FAKE_AGENT = require.resolve('@theia-cli-companion/acp-client/lib/node/test/fake-acp-agent-main.js');
@@ -54,6 +54,7 @@ describe('AcpChatBackendImpl', function (): void {
         container.bind(AcpTerminalHost).toSelf().inSingletonScope();
         container.bind(WindowCompanionRegistry).toSelf().inSingletonScope();
         container.bind(IdeCompanionBackendImpl).toSelf().inSingletonScope();
+        container.bind(WindowAgentCredentials).toService(IdeCompanionBackendImpl);
         container.bind(AcpChatBackendImpl).toSelf().inSingletonScope();
         backend = container.get(AcpChatBackendImpl);
         const client: AcpChatClient = {

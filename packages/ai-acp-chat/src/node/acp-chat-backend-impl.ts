@@ -7,7 +7,7 @@ import { AcpAgent, AcpClientServices, AcpSession, AcpAgentNotFoundError } from '
 import { AcpLogger } from '@theia-cli-companion/acp-client/lib/common';
 import { isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { AcpTerminalHost } from './acp-terminal-host';
-import { IdeCompanionBackendImpl } from '@theia-cli-companion/ai-cli-ide-companion/lib/node';
+import { WindowAgentCredentials } from '@theia-cli-companion/ai-cli-ide-companion/lib/node';
 import type { AgentCredential } from '@theia-cli-companion/ai-cli-ide-companion/lib/node';
 import {
     AcpChatBackend, AcpChatClient, AcpPromptResult, AcpSessionInfo, AcpStartResult, StartAcpSessionRequest
@@ -38,7 +38,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
 
     @inject(ILogger) @named('ai-acp-chat:AcpChatBackend') protected readonly logger: ILogger;
     @inject(AcpTerminalHost) protected readonly terminals: AcpTerminalHost;
-    @inject(IdeCompanionBackendImpl) protected readonly companion: IdeCompanionBackendImpl;
+    @inject(WindowAgentCredentials) protected readonly windowCredentials: WindowAgentCredentials;
 
     protected client?: AcpChatClient;
     protected readonly chats = new Map<string, ChatBinding>();
@@ -110,11 +110,13 @@ export class AcpChatBackendImpl implements AcpChatBackend {
      * and the agent speaks MCP over HTTP: the agent gets the IDE's tools (diagnostics, open editors, …).
      */
     protected ideServerFor(agentName: string, chat: ChatBinding): acp.McpServer[] {
-        const window = this.companion.currentWindow;
-        if (!window || !chat.agent.initializeResponse?.agentCapabilities?.mcpCapabilities?.http) {
+        if (!chat.agent.initializeResponse?.agentCapabilities?.mcpCapabilities?.http) {
             return [];
         }
-        chat.credential ??= window.issueAgentCredential(`ACP agent ${agentName}`);
+        chat.credential ??= this.windowCredentials.issueAgentCredential(`ACP agent ${agentName}`);
+        if (!chat.credential) {
+            return [];
+        }
         return [{ type: 'http', name: IDE_MCP_SERVER_NAME, url: chat.credential.url, headers: [{ name: 'Authorization', value: `Bearer ${chat.credential.token}` }] }];
     }
 

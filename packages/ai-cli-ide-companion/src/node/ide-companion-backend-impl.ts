@@ -5,12 +5,13 @@ import { WindowEditorState } from '../common/open-editors-model';
 import { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { AttachWindowRequest, CompanionEvent, DiffOutcome, IdeCompanionBackend, IdeCompanionFrontendClient, WindowCompanionStatus } from '../common/ide-companion-protocol';
 import { findExecutable } from '@theia-cli-companion/cli-process/lib/node';
-import type { WindowCompanion } from './window-companion';
+import type { AgentCredential, WindowCompanion } from './window-companion';
+import { WindowAgentCredentials } from './window-agent-credentials';
 import { WindowCompanionRegistry } from './window-companion-registry';
 
 /** The backend half of one frontend connection: it owns (at most) one window. */
 @injectable()
-export class IdeCompanionBackendImpl implements IdeCompanionBackend {
+export class IdeCompanionBackendImpl implements IdeCompanionBackend, WindowAgentCredentials {
 
     @inject(WindowCompanionRegistry)
     protected readonly registry: WindowCompanionRegistry;
@@ -90,9 +91,13 @@ export class IdeCompanionBackendImpl implements IdeCompanionBackend {
         this.window = undefined;
     }
 
-    /** This connection's window, for other services of the same connection (the ACP chat hands its server to agents). */
+    /** This connection's window (tests look into it). */
     get currentWindow(): WindowCompanion | undefined {
         return this.window;
+    }
+
+    issueAgentCredential(label: string): AgentCredential | undefined {
+        return this.window?.issueAgentCredential(label);
     }
 
     protected requireWindow(): WindowCompanion {

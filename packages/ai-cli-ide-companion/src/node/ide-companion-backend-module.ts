@@ -4,11 +4,13 @@ import { BackendApplicationContribution } from '@theia/core/lib/node/backend-app
 import { RpcProxy } from '@theia/core/lib/common/messaging/proxy-factory';
 import { IdeCompanionBackend, IdeCompanionFrontendClient, ideCompanionServicePath } from '../common/ide-companion-protocol';
 import { IdeCompanionBackendImpl } from './ide-companion-backend-impl';
+import { WindowAgentCredentials } from './window-agent-credentials';
 import { WindowCompanionRegistry } from './window-companion-registry';
 
 const windowConnectionModule = ConnectionContainerModule.create(({ bind, bindBackendService }) => {
     bind(IdeCompanionBackendImpl).toSelf().inSingletonScope();
     bind(IdeCompanionBackend).toService(IdeCompanionBackendImpl);
+    bind(WindowAgentCredentials).toService(IdeCompanionBackendImpl);
     bindBackendService<IdeCompanionBackend, IdeCompanionFrontendClient>(ideCompanionServicePath, IdeCompanionBackend,
         (service, client: RpcProxy<IdeCompanionFrontendClient>) => {
             service.setClient(client);

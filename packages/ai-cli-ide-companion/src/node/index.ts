@@ -4,4 +4,5 @@
 export * from './companion-logger';
 export * from './ide-companion-backend-impl';
 export type * from './window-companion';
+export * from './window-agent-credentials';
 export * from './window-companion-registry';

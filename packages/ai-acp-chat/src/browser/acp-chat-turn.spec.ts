@@ -1,4 +1,4 @@
-import { enableBrowserDom, DiffReviewTestbed, ReviewWidget } from '@theia-cli-companion/ai-cli-ide-companion/lib/browser/test';
+import { enableBrowserDom, DiffReviewTestbed, ReviewWidget, until } from '@theia-cli-companion/ai-cli-ide-companion/lib/browser/test';
 let disableDom = enableBrowserDom();
 
 import { expect } from 'chai';
@@ -105,12 +105,3 @@ describe('ACP permission requests in the chat', () => {
         expect(bed.service.pending).to.deep.equal([]);
     });
 });
-
-async function until(condition: () => boolean): Promise<void> {
-    for (let attempt = 0; !condition(); attempt++) {
-        if (attempt > 200) {
-            throw new Error('Timed out');
-        }
-        await new Promise(resolve => setTimeout(resolve, 5));
-    }
-}

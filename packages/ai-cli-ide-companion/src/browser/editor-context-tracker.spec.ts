@@ -2,6 +2,7 @@ import { enableBrowserDom } from './test/browser-dom';
 let disableDom = enableBrowserDom();
 
 import { expect } from 'chai';
+import { until } from './test/until';
 import { Container } from '@theia/core/shared/inversify';
 import { Emitter } from '@theia/core/lib/common/event';
 import { ILogger } from '@theia/core/lib/common/logger';
@@ -215,12 +216,3 @@ describe('EditorContextTracker', () => {
         expect(last(), 'a re-attached window gets the state again').to.deep.equal(sent[count - 1]);
     });
 });
-
-async function until(condition: () => boolean): Promise<void> {
-    for (let attempt = 0; !condition(); attempt++) {
-        if (attempt > 400) {
-            throw new Error('Timed out');
-        }
-        await new Promise(resolve => setTimeout(resolve, 5));
-    }
-}

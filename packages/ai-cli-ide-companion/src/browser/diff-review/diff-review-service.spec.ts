@@ -2,6 +2,7 @@ import { enableBrowserDom } from '../test/browser-dom';
 let disableDom = enableBrowserDom();
 
 import { expect } from 'chai';
+import { until } from '../test/until';
 import { DiffUris } from '@theia/core/lib/browser/diff-uris';
 import { DIFF_WRITE_ON_ACCEPT_PREF } from '../../common/ide-companion-preferences';
 import { DiffReviewTestbed } from '../test/diff-review-testbed';
@@ -139,12 +140,3 @@ describe('DiffReviewService', () => {
         expect(bed.errors[0]).to.contain('connection lost');
     });
 });
-
-async function until(condition: () => boolean): Promise<void> {
-    for (let attempt = 0; !condition(); attempt++) {
-        if (attempt > 200) {
-            throw new Error('Timed out');
-        }
-        await new Promise(resolve => setTimeout(resolve, 5));
-    }
-}

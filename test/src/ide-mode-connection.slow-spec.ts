@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import * as dns from 'dns';
 import * as fs from 'fs';
 import * as path from 'path';
 import { until } from './processes';
@@ -6,10 +7,33 @@ import { Sandbox } from './sandbox';
 import { Testbed } from './testbed';
 import { TheiaBackend } from './theia-backend';
 
+/** This machine is a container as the CLIs tell (cloud workspaces are; a self-hosted Theia on a Linux box is not). */
+const IN_CONTAINER = fs.existsSync('/.dockerenv') || fs.existsSync('/run/.containerenv');
+
+/**
+ * The transport each real client takes from a terminal's environment. Gemini CLI dials
+ * host.docker.internal inside a container (unless an SSH or dev-container session says otherwise),
+ * which has no route to the backend's loopback, and then starts the discovery file's stdio relay;
+ * elsewhere it dials 127.0.0.1. Qwen Code dials host.docker.internal only when that name resolves,
+ * 127.0.0.1 otherwise (see ../shared/reference/ide-mode-contract.md).
+ */
+async function expectedTransport(flavour: 'gemini' | 'qwen', env: NodeJS.ProcessEnv): Promise<'http' | 'stdio'> {
+    if (!IN_CONTAINER) {
+        return 'http';
+    }
+    if (flavour === 'gemini') {
+        return env.SSH_CONNECTION || env.REMOTE_CONTAINERS || env.VSCODE_REMOTE_CONTAINERS_SESSION ? 'http' : 'stdio';
+    }
+    const resolvable = await dns.promises.lookup('host.docker.internal').then(() => true, () => false);
+    // A resolvable host.docker.internal is another machine's loopback: the CLI fails there and starts the lock file's relay.
+    return resolvable ? 'stdio' : 'http';
+}
+
 /**
  * The real Gemini CLI and Qwen Code IdeClients connect to Theia with the environment of a real Theia
- * terminal, on this container machine (/.dockerenv), from a workspace subfolder whose path has a
- * space and non-ASCII characters.
+ * terminal, from a workspace subfolder whose path has a space and non-ASCII characters: over the
+ * transport the client picks on this machine (the stdio relay for Gemini CLI in a container, direct
+ * HTTP on 127.0.0.1 elsewhere), and over direct HTTP as on a machine that is not a container.
  */
 describe('IDE mode: real CLI clients connect from a Theia terminal', function (): void {
     this.timeout(240000);
@@ -80,16 +104,34 @@ describe('IDE mode: real CLI clients connect from a Theia terminal', function ()
             await window.openTerminal();
             const cwd = path.join(workspace, 'sub dir');
             const env = await window.terminalEnvironment(cwd);
-            expect(fs.existsSync('/.dockerenv') || fs.existsSync('/run/.containerenv'), 'these tests run in a container').to.equal(true);
 
             const probe = bed.probe(flavour, env, cwd);
             const report = await probe.connected();
             expect(report.status.status, report.status.details).to.equal('connected');
             expect(report.ide).to.deep.equal({ name: 'theia', displayName: 'Eclipse Theia' });
             expect(report.port).to.equal(Number(env.GEMINI_CLI_IDE_SERVER_PORT));
+            expect(report.transport, `the transport ${flavour} takes ${IN_CONTAINER ? 'in' : 'outside'} a container`)
+                .to.equal(await expectedTransport(flavour, env));
 
             await window.waitForStatus(/CLI 1$/);
             expect(await window.statusTooltip()).to.match(/Connected CLI sessions/);
+            await probe.close();
+            await window.waitForStatus(/^(?!.*CLI \d).*CLI$/);
+        });
+    }
+
+    for (const flavour of ['gemini', 'qwen'] as const) {
+        it(`connects the real ${flavour} IdeClient over direct HTTP on 127.0.0.1, as on a machine that is not a container`, async () => {
+            const window = await openWindow();
+            await window.openTerminal();
+            // What the CLIs read as "not a container's own network" (an SSH session): they dial loopback.
+            const env = { ...await window.terminalEnvironment(workspace), SSH_CONNECTION: '127.0.0.1 50000 127.0.0.1 22' };
+            expect(await expectedTransport(flavour, env)).to.equal('http');
+            const probe = bed.probe(flavour, env, workspace);
+            const report = await probe.connected();
+            expect(report.status.status, report.status.details).to.equal('connected');
+            expect(report.transport, 'no stdio relay started').to.equal('http');
+            await window.waitForStatus(/CLI 1$/);
             await probe.close();
             await window.waitForStatus(/^(?!.*CLI \d).*CLI$/);
         });

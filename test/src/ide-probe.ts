@@ -25,6 +25,8 @@ export interface ProbeReport {
     ide: { name: string; displayName: string } | null;
     diffing: boolean;
     port: number | null;
+    /** 'stdio' while the client talks through the companion's stdio relay (a child process it started), 'http' otherwise. */
+    transport: 'http' | 'stdio';
     context?: unknown;
 }
 

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
+import { openWindowWithGeminiProbe } from './gemini-probe-window';
 import { IdeProbe } from './ide-probe';
 import { until } from './processes';
 import { createSandbox, createWorkspace, Sandbox, updateTheiaSettings } from './sandbox';
@@ -28,13 +29,7 @@ describe('Diff review: the real Gemini IdeClient proposes, the user decides in M
     beforeEach(() => openWindowWithProbe());
 
     async function openWindowWithProbe(): Promise<void> {
-        window = await TheiaWindow.open(sandbox, backend.url);
-        await window.openTerminal();
-        const env = await window.terminalEnvironment(workspace);
-        probe = new IdeProbe('gemini', env, workspace);
-        const report = await probe.connected();
-        expect(report.status.status).to.equal('connected');
-        expect(report.diffing, 'openDiff and closeDiff are listed').to.equal(true);
+        ({ window, probe } = await openWindowWithGeminiProbe(sandbox, backend, workspace));
     }
 
     afterEach(async () => {

@@ -4,6 +4,7 @@ import * as path from 'path';
 import { AcpChatTestbed } from './acp-chat-testbed';
 import { ClaudeCodeTestbed } from './claude-code-testbed';
 import { prepareGeminiAcp } from './gemini-acp-setup';
+import { openWindowWithGeminiProbe } from './gemini-probe-window';
 import { IdeProbe } from './ide-probe';
 import { closeLeftoverDiffs, CONTROL_FILE, editThroughImplicitSave, IMPLICIT_SAVES, ORIGINAL, PROPOSED, REVIEWED, settledInBackend } from './implicit-saves';
 import { AnthropicRequest, MockAnthropicApi, MockAnthropicTurn } from './mock-anthropic-api';
@@ -36,10 +37,7 @@ describe('Implicit saves never settle a proposal: the real Gemini IdeClient', fu
         workspace = createWorkspace(sandbox, 'project', { [CONTROL_FILE]: 'control\n' });
         backend = new TheiaBackend(sandbox, workspace);
         await backend.start();
-        window = await TheiaWindow.open(sandbox, backend.url);
-        await window.openTerminal();
-        probe = new IdeProbe('gemini', await window.terminalEnvironment(workspace), workspace);
-        expect((await probe.connected()).status.status).to.equal('connected');
+        ({ window, probe } = await openWindowWithGeminiProbe(sandbox, backend, workspace));
     });
 
     after(async () => {

@@ -2,7 +2,7 @@ import { enableBrowserDom } from './test/browser-dom';
 let disableDom = enableBrowserDom();
 
 import { expect } from 'chai';
-import { until } from './test/until';
+import { until } from '../common/test/until';
 import { Container } from '@theia/core/shared/inversify';
 import { Emitter } from '@theia/core/lib/common/event';
 import { ILogger } from '@theia/core/lib/common/logger';

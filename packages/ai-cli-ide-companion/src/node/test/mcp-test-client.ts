@@ -28,12 +28,4 @@ export async function connectTestClient(port: number, token: string, name = 'spe
     return { client, transport, notifications, updates };
 }
 
-export async function until(condition: () => boolean, what = 'the condition', timeoutMs = 5000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!condition()) {
-        if (Date.now() > deadline) {
-            throw new Error(`Timed out waiting for ${what}`);
-        }
-        await new Promise(resolve => setTimeout(resolve, 10));
-    }
-}
+export { until } from '../../common/test/until';

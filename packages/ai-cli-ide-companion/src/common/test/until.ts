@@ -1,10 +1,10 @@
 /** Resolves once `condition` holds; fails naming `what` after `timeoutMs`. */
-export async function until(condition: () => boolean, what = 'the condition', timeoutMs = 2000): Promise<void> {
+export async function until(condition: () => boolean, what = 'the condition', timeoutMs = 5000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!condition()) {
         if (Date.now() > deadline) {
             throw new Error(`Timed out waiting for ${what}`);
         }
-        await new Promise(resolve => setTimeout(resolve, 5));
+        await new Promise(resolve => setTimeout(resolve, 10));
     }
 }

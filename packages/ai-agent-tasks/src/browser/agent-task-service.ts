@@ -6,6 +6,7 @@ import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service
 import { StreamJsonLine, TaskTranscript, applyStreamJsonLine, emptyTranscript } from '@theia-cli-companion/gemini-headless-protocol/lib/common';
 import { AgentTaskClientImpl } from './agent-task-client-impl';
 import { AgentTaskBackend, AgentTaskClient, AgentTaskRequest, AgentTaskSummary, linesIn } from '../common/agent-task-protocol';
+import { isPathWithin } from '@theia-cli-companion/cli-process/lib/common';
 
 export interface AgentTaskView {
     summary: AgentTaskSummary;
@@ -162,7 +163,7 @@ export class AgentTaskService implements AgentTaskClient {
     }
 
     protected inWorkspace(cwd: string): boolean {
-        return this.roots.some(root => cwd === root || cwd.startsWith(root.endsWith('/') ? root : root + '/'));
+        return this.roots.some(root => isPathWithin(cwd, root));
     }
 
     dispose(): void {

@@ -11,7 +11,7 @@ import { headlessTaskArgs, StreamJsonLine, applyStreamJsonLine, emptyTranscript 
 import { HeadlessGeminiProcess } from '@theia-cli-companion/gemini-headless-protocol/lib/node';
 import { AgentTaskDetail, AgentTaskRequest, AgentTaskSummary, FileChange, RevertResult } from '../common/agent-task-protocol';
 import { findExecutable } from '@theia-cli-companion/cli-process/lib/node';
-import { CLI_CATALOGUE, installCommandOf } from '@theia-cli-companion/cli-process/lib/common';
+import { CLI_CATALOGUE, installCommandOf, isPathWithin } from '@theia-cli-companion/cli-process/lib/common';
 import { writeFileAtomic } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { BlobStore } from './blob-store';
 import { AgentTaskStore } from './agent-task-store';
@@ -70,7 +70,7 @@ export class AgentTaskManager implements BackendApplicationContribution {
 
     async list(roots: string[]): Promise<AgentTaskSummary[]> {
         await this.open();
-        const inside = (cwd: string) => roots.some(root => !path.relative(root, cwd).startsWith('..') && !path.isAbsolute(path.relative(root, cwd)));
+        const inside = (cwd: string) => roots.some(root => isPathWithin(path.normalize(cwd), path.normalize(root), path.sep));
         return [...this.tasks.values()].map(task => summaryOf(task.detail)).filter(task => inside(task.request.cwd)).sort((a, b) => b.startedAt - a.startedAt);
     }
 

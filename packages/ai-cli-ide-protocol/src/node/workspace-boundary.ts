@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { isPathWithin } from '@theia-cli-companion/cli-process/lib/common';
 
 /**
  * Where a path really points, following symlinks as far as the path exists: a file that does not
@@ -29,5 +30,5 @@ export async function isInsideRoots(filePath: string, roots: readonly string[]):
         return false;
     }
     const real = await realpathOfNearestExisting(path.normalize(filePath));
-    return roots.some(root => real === root || real.startsWith(root.endsWith(path.sep) ? root : root + path.sep));
+    return roots.some(root => isPathWithin(real, root, path.sep));
 }

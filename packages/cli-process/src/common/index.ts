@@ -3,3 +3,5 @@ export * from './describe-error';
 export * from './format-zod-issues';
 // The catalogue of the CLIs: names, npm packages, commands, ACP modes.
 export * from './cli-catalogue';
+// Whether a path lies inside a folder, compared as written: one check for every feature.
+export * from './path-within';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
-import { WebSocket } from 'ws';
+import { WebSocket } from '@theia/core/shared/ws';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { ClaudeCodeFlavour, GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';

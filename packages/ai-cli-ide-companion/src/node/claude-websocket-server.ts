@@ -1,7 +1,7 @@
 import * as http from 'http';
 import { Socket } from 'net';
 import { randomUUID } from 'crypto';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocket, WebSocketServer } from '@theia/core/shared/ws';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Emitter, Event } from '@theia/core/lib/common/event';
 import { tokensEqual } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';

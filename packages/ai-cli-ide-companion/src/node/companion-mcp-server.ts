@@ -1,6 +1,6 @@
 import { randomUUID } from 'crypto';
-import express = require('express');
-import type { Request, Response, NextFunction } from 'express';
+import express = require('@theia/core/shared/express');
+import type { Request, Response, NextFunction } from '@theia/core/shared/express';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';

@@ -1,4 +1,4 @@
-import type { Request, Response, NextFunction, RequestHandler } from 'express';
+import type { Request, Response, NextFunction, RequestHandler } from '@theia/core/shared/express';
 import { matchBearer } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { SessionCredential } from '../common/ide-companion-protocol';
 

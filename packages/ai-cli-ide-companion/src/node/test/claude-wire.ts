@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { WebSocket } from 'ws';
+import { WebSocket } from '@theia/core/shared/ws';
 import { until } from './mcp-test-client';
 
 interface RpcMessage { jsonrpc: '2.0'; id?: number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: { code: number; message: string } }

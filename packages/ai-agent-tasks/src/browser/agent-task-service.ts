@@ -44,6 +44,8 @@ export class AgentTaskService implements AgentTaskClient {
     protected readonly onDidTransitionEmitter = new Emitter<AgentTaskTransition>();
     readonly onDidTransition = this.onDidTransitionEmitter.event;
     protected roots: string[] = [];
+    /** Tasks that started, or changed state, while this window watched: the view shows them open. */
+    protected readonly watched = new Set<string>();
 
     @postConstruct()
     protected init(): void {
@@ -62,6 +64,11 @@ export class AgentTaskService implements AgentTaskClient {
         return this.tasks.get(id);
     }
 
+    /** Whether the task started or changed state while this window watched (also before its view existed). */
+    changedWhileWatched(id: string): boolean {
+        return this.watched.has(id);
+    }
+
     async refresh(): Promise<void> {
         await this.workspace.ready;
         this.roots = this.workspace.tryGetRoots().map(root => root.resource.path.fsPath());
@@ -75,6 +82,7 @@ export class AgentTaskService implements AgentTaskClient {
 
     async start(request: AgentTaskRequest & { command?: string }): Promise<AgentTaskSummary> {
         const summary = await this.backend.start(request);
+        this.watched.add(summary.id);
         await this.load(summary.id);
         this.onDidChangeEmitter.fire();
         return summary;
@@ -143,6 +151,9 @@ export class AgentTaskService implements AgentTaskClient {
             return;
         }
         const task = this.tasks.get(summary.id);
+        if (!task || task.summary.state !== summary.state) {
+            this.watched.add(summary.id);
+        }
         if (!task) {
             const placeholder = { summary, transcript: emptyTranscript(), loaded: false };
             this.tasks.set(summary.id, placeholder);

@@ -48,6 +48,8 @@ export class AgentTasksWidget extends ReactWidget {
         this.title.iconClass = codicon('checklist');
         this.title.closable = true;
         this.addClass('agent-tasks');
+        // The view may be created after a task already started (running one opens it): those are open too.
+        this.tasks.all.filter(task => this.tasks.changedWhileWatched(task.summary.id)).forEach(task => this.expanded.add(task.summary.id));
         this.toDispose.push(this.tasks.onDidChange(() => this.update()));
         this.toDispose.push(this.tasks.onDidTransition(({ task, from }) => {
             if (!from || from.state !== task.summary.state) {

@@ -1,4 +1,4 @@
-import { CLI_CATALOGUE, CliDescription, IdeModeCliId, IdeTransport } from '@theia-cli-companion/cli-process/lib/common';
+import { CLI_CATALOGUE, CliDescription, IdeModeCliId } from '@theia-cli-companion/cli-process/lib/common';
 
 /**
  * The terminal CLIs whose IDE contract the companion serves: the catalogue's CLIs with an IDE mode
@@ -11,7 +11,3 @@ export const CLI_FLAVOUR_DISPLAY_NAMES: Readonly<Record<CliFlavourId, string>> =
     Object.fromEntries(CLI_FLAVOUR_IDS.map(id => [id, CLI_CATALOGUE[id].displayName])) as Record<CliFlavourId, string>);
 /** How each CLI is installed and started (from the catalogue). */
 export const CLI_FLAVOUR_PACKAGES: Readonly<Record<CliFlavourId, CliDescription>> = CLI_CATALOGUE;
-/** How each CLI reaches the window in IDE mode (from the catalogue). */
-export function ideTransportOf(id: CliFlavourId): IdeTransport {
-    return CLI_CATALOGUE[id].ideMode.transport;
-}

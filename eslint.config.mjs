@@ -9,10 +9,14 @@ import importX from 'eslint-plugin-import-x';
 import stylistic from '@stylistic/eslint-plugin';
 import companion from './configs/eslint-plugin/index.mjs';
 
-/** Another package is reached through its entry points only: `@theia-cli-companion/<pkg>/lib/{common,browser,node}` (and `…/test` for test helpers). */
+/**
+ * Another package is reached through its entry points only: `@theia-cli-companion/<pkg>/lib/{common,browser,node}`
+ * (and `…/test` for test helpers, `lib/node/window` for what is loaded into a window's graph on its first use).
+ */
 const DEEP_IMPORT = {
-    regex: '^@theia-cli-companion/[^/]+(/(?!lib/(common|browser|node)(/test)?$).*)?$',
-    message: 'Import another package through its entry points: @theia-cli-companion/<pkg>/lib/common, lib/browser or lib/node (lib/<runtime>/test for test helpers).'
+    regex: '^@theia-cli-companion/[^/]+(/(?!lib/((common|browser|node)(/test)?|node/window)$).*)?$',
+    message: 'Import another package through its entry points: @theia-cli-companion/<pkg>/lib/common, lib/browser or lib/node '
+        + '(lib/<runtime>/test for test helpers, lib/node/window for a window\'s graph).'
 };
 const NO_BROWSER = [{ group: ['**/browser', '**/browser/**'], message: 'This runtime must not import browser code (Theia\'s runtime-import rule).' }];
 const NO_NODE = [{ group: ['**/node', '**/node/**'], message: 'This runtime must not import node code (Theia\'s runtime-import rule).' }];
@@ -47,7 +51,7 @@ export default tseslint.config(
             'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
             'eqeqeq': ['error', 'always', { null: 'ignore' }],
             'no-throw-literal': 'error',
-            'theia-cli-companion/localization-check': ['error', { areas: { 'ai-cli-ide-companion': 'ide-companion', 'ai-acp-chat': 'acp-chat', 'ai-agent-tasks': 'agent-tasks' } }],
+            'theia-cli-companion/localization-check': ['error', { areas: { 'ai-cli-core': 'cli-core', 'ai-cli-ide-companion': 'ide-companion', 'ai-acp-chat': 'acp-chat', 'ai-agent-tasks': 'agent-tasks' } }],
             '@stylistic/indent': ['error', 4, { SwitchCase: 1, ignoredNodes: ['PropertyDefinition[decorators]', 'TSUnionType', 'TSIntersectionType'] }],
             '@stylistic/quotes': ['error', 'single', { avoidEscape: true, allowTemplateLiterals: 'always' }],
             '@stylistic/semi': ['error', 'always'],

@@ -29,11 +29,11 @@ describe('Lint rules', function (): void {
 
     it('refuse a deep import of another package, and accept its entry points', async () => {
         const deep = await problems('packages/ai-acp-chat/src/browser/probe.ts',
-            'import { DiffReviewService } from \'@theia-cli-companion/ai-cli-ide-companion/lib/browser/diff-review/diff-review-service\';\n'
+            'import { DiffReviewService } from \'@theia-cli-companion/ai-cli-core/lib/browser/diff-review/diff-review-service\';\n'
             + 'export const probe = DiffReviewService;\n');
         expect(deep.join('\n')).to.match(/^no-restricted-imports: .*entry points/);
         expect(await problems('packages/ai-acp-chat/src/browser/probe.ts',
-            'import { DiffReviewService } from \'@theia-cli-companion/ai-cli-ide-companion/lib/browser\';\nexport const probe = DiffReviewService;\n')).to.deep.equal([]);
+            'import { DiffReviewService } from \'@theia-cli-companion/ai-cli-core/lib/browser\';\nexport const probe = DiffReviewService;\n')).to.deep.equal([]);
     });
 
     it('keep each runtime to its own imports: common imports neither browser nor node code', async () => {

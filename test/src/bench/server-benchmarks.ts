@@ -4,8 +4,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { GeminiCliFlavour, QwenCodeFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
-import { createWindowCompanion, WindowCompanion } from '@theia-cli-companion/ai-cli-ide-companion/lib/node/test';
-import { WindowCompanionRegistry, CompanionLogger } from '@theia-cli-companion/ai-cli-ide-companion/lib/node';
+import { createWindowCompanion, WindowCompanion } from '@theia-cli-companion/ai-cli-core/lib/node/test';
+import { WindowCompanionRegistry, CompanionLogger } from '@theia-cli-companion/ai-cli-core/lib/node';
 import { BareMcpServer } from './bare-mcp-server';
 import { Figure, now, round, sleep, summarize } from './stats';
 

@@ -7,7 +7,7 @@ import type { QuickInputService } from '@theia/core/lib/common/quick-pick-servic
 import { LanguageModelRequirement, PromptVariantSet } from '@theia/ai-core';
 import { nls } from '@theia/core/lib/common/nls';
 import type { AcpAgentDefinition } from '@theia-cli-companion/acp-client/lib/common';
-import type { DiffReviewService } from '@theia-cli-companion/ai-cli-ide-companion/lib/browser';
+import type { DiffReviewService } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import { AcpChatBackend, AcpSessionInfo, AcpStartFailure, AcpStartResult } from '../common/acp-chat-protocol';
 import { AcpChatClientImpl } from './acp-chat-client-impl';
 import { AcpChatTurn } from './acp-chat-turn';

@@ -10,7 +10,7 @@ import { AgentService, PromptService } from '@theia/ai-core';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
 import { KeyStoreService } from '@theia/core/lib/common/key-store';
 import { QuickInputService } from '@theia/core/lib/common/quick-pick-service';
-import { DiffReviewService } from '@theia-cli-companion/ai-cli-ide-companion/lib/browser';
+import { DiffReviewService } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import { BUILT_IN_ACP_AGENTS, parseAgentDefinitions } from '@theia-cli-companion/acp-client/lib/common';
 import { AcpChatBackend } from '../common/acp-chat-protocol';
 import { ACP_AGENTS_PREF, ACP_BUILT_IN_AGENTS_PREF, AcpChatPreferences } from '../common/acp-chat-preferences';

@@ -1,4 +1,4 @@
-import { enableBrowserDom, DiffReviewTestbed, ReviewWidget, until } from '@theia-cli-companion/ai-cli-ide-companion/lib/browser/test';
+import { enableBrowserDom, DiffReviewTestbed, ReviewWidget, until } from '@theia-cli-companion/ai-cli-core/lib/browser/test';
 let disableDom = enableBrowserDom();
 
 import { expect } from 'chai';

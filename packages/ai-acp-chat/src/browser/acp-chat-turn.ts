@@ -7,7 +7,7 @@ import { ToolCallChatResponseContent } from '@theia/ai-chat/lib/common/chat-mode
 import { nls } from '@theia/core/lib/common/nls';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { diffsOf, ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
-import type { DiffReviewService } from '@theia-cli-companion/ai-cli-ide-companion/lib/browser';
+import type { DiffReviewService } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import { AcpTurnSink } from './acp-chat-client-impl';
 
 /** A tool call part whose title may arrive after its first update. */

@@ -11,7 +11,9 @@ import { AcpChatClient } from '../common/acp-chat-protocol';
 import { AcpChatBackendImpl } from './acp-chat-backend-impl';
 import { AcpTerminalHost } from './acp-terminal-host';
 import { FileUri } from '@theia/core/lib/common/file-uri';
-import { IdeCompanionBackendImpl, WindowAgentCredentials, WindowCompanionRegistry } from '@theia-cli-companion/ai-cli-ide-companion/lib/node';
+import { bindContributionProvider } from '@theia/core/lib/common/contribution-provider';
+import { IdeCompanionBackendImpl, WindowAgentCredentials, WindowCompanionRegistry, WindowModuleContribution } from '@theia-cli-companion/ai-cli-core/lib/node';
+import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
 
 const FAKE_AGENT = require.resolve('@theia-cli-companion/acp-client/lib/node/test/fake-acp-agent-main.js');
@@ -52,6 +54,9 @@ describe('AcpChatBackendImpl', function (): void {
         container.load(processBackendModule);
         container.bind(ILogger).toConstantValue(logger);
         container.bind(AcpTerminalHost).toSelf().inSingletonScope();
+        // The core with one CLI flavour contributed (as IDE mode does), so that the agent's secret can be told from the CLI's.
+        bindContributionProvider(container.bind.bind(container), WindowModuleContribution);
+        container.bind(WindowModuleContribution).toConstantValue({ flavours: [GeminiCliFlavour] });
         container.bind(WindowCompanionRegistry).toSelf().inSingletonScope();
         container.bind(IdeCompanionBackendImpl).toSelf().inSingletonScope();
         container.bind(WindowAgentCredentials).toService(IdeCompanionBackendImpl);

@@ -7,8 +7,8 @@ import { AcpAgent, AcpClientServices, AcpSession, AcpAgentNotFoundError } from '
 import { AcpLogger } from '@theia-cli-companion/acp-client/lib/common';
 import { isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { AcpTerminalHost } from './acp-terminal-host';
-import { WindowAgentCredentials } from '@theia-cli-companion/ai-cli-ide-companion/lib/node';
-import type { AgentCredential } from '@theia-cli-companion/ai-cli-ide-companion/lib/node';
+import { WindowAgentCredentials } from '@theia-cli-companion/ai-cli-core/lib/node';
+import type { AgentCredential } from '@theia-cli-companion/ai-cli-core/lib/node';
 import {
     AcpChatBackend, AcpChatClient, AcpPromptResult, AcpSessionInfo, AcpStartResult, StartAcpSessionRequest
 } from '../common/acp-chat-protocol';

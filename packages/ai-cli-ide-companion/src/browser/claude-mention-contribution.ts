@@ -6,9 +6,9 @@ import URI from '@theia/core/lib/common/uri';
 import { UriAwareCommandHandler } from '@theia/core/lib/common/uri-command-handler';
 import { SelectionService } from '@theia/core/lib/common/selection-service';
 import { EditorManager } from '@theia/editor/lib/browser/editor-manager';
-import { IdeCompanionBackend } from '../common/ide-companion-protocol';
+import { IdeCompanionBackend } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { CompanionCommands } from './companion-commands';
-import { CompanionOutput } from './companion-output';
+import { CompanionOutput } from '@theia-cli-companion/ai-cli-core/lib/browser';
 
 /**
  * "CLI Companion: Send Selection to Claude Code": from an editor, the file and the selected lines;

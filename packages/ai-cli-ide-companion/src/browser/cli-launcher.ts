@@ -10,11 +10,9 @@ import { TerminalWidget } from '@theia/terminal/lib/browser/base/terminal-widget
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
 import { CLI_FLAVOUR_DISPLAY_NAMES, CLI_FLAVOUR_PACKAGES, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { installCommandOf } from '@theia-cli-companion/cli-process/lib/common';
-import { IdeCompanionBackend } from '../common/ide-companion-protocol';
-import { flavourPreference } from '../common/ide-companion-preferences';
+import { IdeCompanionBackend, flavourPreference } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { cliCommandLine } from '../common/cli-command-line';
-import { CompanionOutput } from './companion-output';
-import { WindowCompanionService } from './window-companion-service';
+import { CompanionOutput, WindowCompanionService } from '@theia-cli-companion/ai-cli-core/lib/browser';
 
 /**
  * "Run Gemini CLI" / "Run Qwen Code": a terminal of this window (so it carries the window's

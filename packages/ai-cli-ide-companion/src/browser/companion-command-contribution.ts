@@ -8,12 +8,11 @@ import { nls } from '@theia/core/lib/common/nls';
 import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-scope';
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import { CLI_FLAVOUR_IDS } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { COMPANION_ENABLED_PREF } from '../common/ide-companion-preferences';
+import { COMPANION_ENABLED_PREF } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { CliLauncher } from './cli-launcher';
 import { CompanionCommands } from './companion-commands';
-import { CompanionOutput } from './companion-output';
+import { CompanionOutput, WindowCompanionService } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import { DiagnosticReportService } from './diagnostic-report-service';
-import { WindowCompanionService } from './window-companion-service';
 
 /** The CLI Companion commands: run a CLI, the menu behind the status bar item, log, report, settings, on/off. */
 @injectable()

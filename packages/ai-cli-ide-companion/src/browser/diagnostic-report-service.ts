@@ -3,12 +3,9 @@ import { ApplicationServer } from '@theia/core/lib/common/application-protocol';
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import { CLI_FLAVOUR_IDS, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { buildDiagnosticReport } from '../common/diagnostic-report';
-import { IdeCompanionBackend } from '../common/ide-companion-protocol';
-import { flavourPreference, ideCompanionPreferenceSchema } from '../common/ide-companion-preferences';
+import { IdeCompanionBackend, flavourPreference, ideCompanionPreferenceSchema } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { cliCommandLine } from '../common/cli-command-line';
-import { CompanionOutput } from './companion-output';
-import { EditorContextTracker } from './editor-context-tracker';
-import { WindowCompanionService } from './window-companion-service';
+import { CompanionOutput, EditorContextTracker, WindowCompanionService } from '@theia-cli-companion/ai-cli-core/lib/browser';
 
 const REPORTED_PACKAGES = ['@theia-cli-companion/ai-cli-ide-companion', '@theia-cli-companion/ai-cli-ide-protocol', '@theia/core'];
 

@@ -4,7 +4,7 @@ import { StatusBar, StatusBarAlignment, StatusBarEntry } from '@theia/core/lib/b
 import { nls } from '@theia/core/lib/common/nls';
 import { CLI_FLAVOUR_DISPLAY_NAMES } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { CompanionCommands } from './companion-commands';
-import { WindowCompanionService, WindowCompanionState } from './window-companion-service';
+import { WindowCompanionService, WindowCompanionState } from '@theia-cli-companion/ai-cli-core/lib/browser';
 
 export const IDE_COMPANION_STATUS_BAR_ID = 'ai-cli-ide-companion.status';
 

@@ -1,2 +1,2 @@
-// What other Theia extensions of this repository use from the companion's frontend.
-export * from './diff-review/diff-review-service';
+// The commands IDE mode contributes, for extensions that add them to their own menus or toolbars.
+export * from './companion-commands';

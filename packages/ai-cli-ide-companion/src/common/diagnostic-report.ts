@@ -1,5 +1,5 @@
 import { CLI_FLAVOUR_DISPLAY_NAMES, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { CompanionEvent, WindowCompanionStatus } from './ide-companion-protocol';
+import { CompanionEvent, WindowCompanionStatus } from '@theia-cli-companion/ai-cli-core/lib/common';
 
 export interface DiagnosticReportInput {
     readonly generatedAt: Date;

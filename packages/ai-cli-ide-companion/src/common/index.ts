@@ -1,4 +1,3 @@
-// The companion's RPC contract, preferences and editor-state model.
-export * from './ide-companion-preferences';
-export * from './ide-companion-protocol';
-export * from './open-editors-model';
+// IDE mode's own common code: the command line "Run <CLI>" starts and the diagnostic report.
+export * from './cli-command-line';
+export * from './diagnostic-report';

@@ -6,13 +6,11 @@ import {
     CLAUDE_DIFF_ANSWER, ClaudeCloseTabArgumentsSchema, ClaudeDocumentArgumentsSchema, ClaudeGetDiagnosticsArgumentsSchema, ClaudeNoArgumentsSchema,
     ClaudeOpenDiffArgumentsSchema, ClaudeOpenFileArgumentsSchema, ClaudeToolName, Diagnostic
 } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { IdeCompanionFrontendClient } from '../common/ide-companion-protocol';
+import { IdeCompanionFrontendClient } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { ClaudeWebSocketServer } from './claude-websocket-server';
-import { DiffReviewManager } from './diff-review-manager';
-import { fileUriInWorkspace } from './ide-context-tools';
-import { McpSessionContext, McpToolContribution } from './mcp-tool-contribution';
-import { textResult, toolError, validatedTools } from './mcp-tool-results';
-import { WindowContext } from './window-context';
+import {
+    DiffReviewManager, fileUriInWorkspace, McpSessionContext, McpToolContribution, textResult, toolError, validatedTools, WindowContext
+} from '@theia-cli-companion/ai-cli-core/lib/node/window';
 
 const SEVERITY_NAMES: Record<Diagnostic['severity'], string> = { error: 'Error', warning: 'Warning', information: 'Information', hint: 'Hint' };
 

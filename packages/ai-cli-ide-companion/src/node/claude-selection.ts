@@ -1,6 +1,6 @@
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { ClaudeSelectionChanged, ClaudeSelectionChangedSchema } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { truncateSelection, WindowEditorState } from '../common/open-editors-model';
+import { truncateSelection, WindowEditorState } from '@theia-cli-companion/ai-cli-core/lib/common';
 
 /**
  * The `selection_changed` params for the window's active file editor (0-based, as Claude Code

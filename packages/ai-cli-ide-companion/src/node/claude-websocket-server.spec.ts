@@ -5,12 +5,10 @@ import { WebSocket } from '@theia/core/shared/ws';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { ClaudeCodeFlavour, GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
-import { toRpcText } from '../common/rpc-text';
-import { WindowCompanion } from './window-companion';
-import { createWindowCompanion } from './window-companion-module';
-import { RecordingLogger } from './test/recording-logger';
-import { RecordingWindow } from './test/recording-window';
-import { until } from './test/mcp-test-client';
+import { toRpcText } from '@theia-cli-companion/ai-cli-core/lib/common';
+import { WindowCompanion, createWindowCompanion } from '@theia-cli-companion/ai-cli-core/lib/node/window';
+import { RecordingLogger, RecordingWindow, until } from '@theia-cli-companion/ai-cli-core/lib/node/test';
+import { claudeWindowModule } from './claude-window-module';
 import { ClaudeWire, refusedWith } from './test/claude-wire';
 
 describe('Claude Code WebSocket endpoint', () => {
@@ -27,7 +25,9 @@ describe('Claude Code WebSocket endpoint', () => {
         fs.mkdirSync(workspace);
         fs.writeFileSync(path.join(workspace, 'a.ts'), 'const a = 1;\nconst b = 2;\nconst c = 3;\n');
         logger = new RecordingLogger();
-        window = createWindowCompanion({ windowId: '00000000-0000-4000-8000-00000000c1a0', flavours: [GeminiCliFlavour, ClaudeCodeFlavour], logger, serverPid: process.pid });
+        window = createWindowCompanion({
+            windowId: '00000000-0000-4000-8000-00000000c1a0', flavours: [GeminiCliFlavour, ClaudeCodeFlavour], logger, serverPid: process.pid
+        }, undefined, [claudeWindowModule]);
         frontend = new RecordingWindow();
         window.attachFrontend(frontend);
         await window.start([workspace]);

@@ -8,12 +8,10 @@ import { tokensEqual } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import {
     COMPANION_SERVER_INFO, CLAUDE_CODE_AUTH_HEADER, CLAUDE_CODE_SUBPROTOCOL, ClaudeAtMentioned, ClaudeIdeConnectedSchema, ClaudeNotificationMethod, ClaudeSelectionChanged
 } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { CliSessionInfo, SessionCredential } from '../common/ide-companion-protocol';
+import { CliSessionInfo, SessionCredential } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { claudeSelectionFromEditorState } from './claude-selection';
-import { CompanionLogger } from './companion-logger';
-import { isAllowedHost } from './mcp-request-guard';
-import { LoopbackServer } from './loopback-server';
-import { EditorSnapshot, McpEndpoint } from './mcp-endpoint';
+import type { CompanionLogger } from '@theia-cli-companion/ai-cli-core/lib/node';
+import { isAllowedHost, LoopbackServer, EditorSnapshot, McpEndpoint } from '@theia-cli-companion/ai-cli-core/lib/node/window';
 import { WebSocketServerTransport } from './websocket-server-transport';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 

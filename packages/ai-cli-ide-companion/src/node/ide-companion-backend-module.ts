@@ -1,26 +1,10 @@
 import { ContainerModule } from '@theia/core/shared/inversify';
-import { ConnectionContainerModule } from '@theia/core/lib/node/messaging/connection-container-module';
-import { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
-import { RpcProxy } from '@theia/core/lib/common/messaging/proxy-factory';
-import { IdeCompanionBackend, IdeCompanionFrontendClient, ideCompanionServicePath } from '../common/ide-companion-protocol';
-import { IdeCompanionBackendImpl } from './ide-companion-backend-impl';
-import { WindowAgentCredentials } from './window-agent-credentials';
-import { WindowCompanionRegistry } from './window-companion-registry';
-
-const windowConnectionModule = ConnectionContainerModule.create(({ bind, bindBackendService }) => {
-    bind(IdeCompanionBackendImpl).toSelf().inSingletonScope();
-    bind(IdeCompanionBackend).toService(IdeCompanionBackendImpl);
-    bind(WindowAgentCredentials).toService(IdeCompanionBackendImpl);
-    bindBackendService<IdeCompanionBackend, IdeCompanionFrontendClient>(ideCompanionServicePath, IdeCompanionBackend,
-        (service, client: RpcProxy<IdeCompanionFrontendClient>) => {
-            service.setClient(client);
-            client.onDidCloseConnection(() => (service as unknown as IdeCompanionBackendImpl).dispose());
-            return service;
-        });
-});
+import { IDE_MODE_FLAVOURS } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { WindowModuleContribution } from '@theia-cli-companion/ai-cli-core/lib/node';
 
 export default new ContainerModule(bind => {
-    bind(WindowCompanionRegistry).toSelf().inSingletonScope();
-    bind(BackendApplicationContribution).toService(WindowCompanionRegistry);
-    bind(ConnectionContainerModule).toConstantValue(windowConnectionModule);
+    bind(WindowModuleContribution).toConstantValue({
+        flavours: Object.values(IDE_MODE_FLAVOURS),
+        loadModule: async () => (await import('./claude-window-module')).claudeWindowModule
+    });
 });

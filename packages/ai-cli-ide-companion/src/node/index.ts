@@ -1,8 +1,3 @@
-// What other Theia extensions of this repository use from the companion's backend.
-// WindowCompanion is a type here: its module loads the MCP SDK, which the registry imports on the
-// first window, not at backend start.
-export * from './companion-logger';
-export * from './ide-companion-backend-impl';
-export type * from './window-companion';
-export * from './window-agent-credentials';
-export * from './window-companion-registry';
+// IDE mode contributes its flavours and Claude Code's endpoint to every window through
+// WindowModuleContribution (ide-companion-backend-module); nothing else is meant for other packages.
+export {};

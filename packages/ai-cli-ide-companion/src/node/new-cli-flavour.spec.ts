@@ -6,11 +6,9 @@ import { CliFlavour, DiscoveryEndpoint, GeminiCliFlavour } from '@theia-cli-comp
 import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
 import type { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import type { IdeTransport } from '@theia-cli-companion/cli-process/lib/common';
-import { WindowCompanion } from './window-companion';
-import { createWindowCompanion } from './window-companion-module';
-import { RecordingLogger } from './test/recording-logger';
-import { RecordingWindow } from './test/recording-window';
-import { connectTestClient, until } from './test/mcp-test-client';
+import { WindowCompanion, createWindowCompanion } from '@theia-cli-companion/ai-cli-core/lib/node/window';
+import { RecordingLogger, RecordingWindow, connectTestClient, until } from '@theia-cli-companion/ai-cli-core/lib/node/test';
+import { claudeWindowModule } from './claude-window-module';
 import { ClaudeWire } from './test/claude-wire';
 
 /**
@@ -50,7 +48,7 @@ describe('A new CLI flavour needs nothing but its flavour', () => {
         window = createWindowCompanion({
             windowId: '00000000-0000-4000-8000-0000000f0a17', flavours: [GeminiCliFlavour, fourth, fifth], logger: new RecordingLogger(),
             serverPid: process.pid, streamGraceMs: 200
-        });
+        }, undefined, [claudeWindowModule]);
         frontend = new RecordingWindow();
         window.attachFrontend(frontend);
         await window.start([workspace]);

@@ -1,7 +1,7 @@
 import type { WebSocket } from '@theia/core/shared/ws';
 import { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
-import { jsonRpcError } from './mcp-request-guard';
+import { jsonRpcError } from '@theia-cli-companion/ai-cli-core/lib/node/window';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 
 /**

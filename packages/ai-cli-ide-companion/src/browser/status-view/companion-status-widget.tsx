@@ -5,11 +5,10 @@ import { ReactWidget } from '@theia/core/lib/browser/widgets/react-widget';
 import { CommandService } from '@theia/core/lib/common/command';
 import { nls } from '@theia/core/lib/common/nls';
 import { CLI_FLAVOUR_DISPLAY_NAMES, CLI_FLAVOUR_IDS } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { WindowCompanionStatus } from '../../common/ide-companion-protocol';
+import { WindowCompanionStatus } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { CompanionCommands } from '../companion-commands';
 import '../../../src/browser/style/companion-status.css';
-import { DiffReviewService } from '../diff-review/diff-review-service';
-import { WindowCompanionService, WindowCompanionState } from '../window-companion-service';
+import { DiffReviewService, WindowCompanionService, WindowCompanionState } from '@theia-cli-companion/ai-cli-core/lib/browser';
 
 /** "CLI Companion: Show Status": what this window's server is, who is connected, what waits for review. */
 @injectable()

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { WebSocket } from '@theia/core/shared/ws';
-import { until } from './mcp-test-client';
+import { until } from '@theia-cli-companion/ai-cli-core/lib/node/test';
 
 interface RpcMessage { jsonrpc: '2.0'; id?: number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: { code: number; message: string } }
 

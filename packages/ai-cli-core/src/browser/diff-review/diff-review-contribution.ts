@@ -9,13 +9,13 @@ import { DiffReviewService } from './diff-review-service';
 
 export namespace DiffReviewCommands {
     const CATEGORY = 'CLI Companion';
-    const CATEGORY_KEY = 'theia-cli-companion/ide-companion/category';
+    const CATEGORY_KEY = 'theia-cli-companion/cli-core/category';
     export const ACCEPT = Command.toLocalizedCommand({ id: 'aiCliCompanion.acceptDiff', category: CATEGORY, label: 'Accept Diff', iconClass: codicon('check') },
-        'theia-cli-companion/ide-companion/acceptDiff', CATEGORY_KEY);
+        'theia-cli-companion/cli-core/acceptDiff', CATEGORY_KEY);
     export const REJECT = Command.toLocalizedCommand({ id: 'aiCliCompanion.rejectDiff', category: CATEGORY, label: 'Reject Diff', iconClass: codicon('close') },
-        'theia-cli-companion/ide-companion/rejectDiff', CATEGORY_KEY);
+        'theia-cli-companion/cli-core/rejectDiff', CATEGORY_KEY);
     export const CLOSE_ALL = Command.toLocalizedCommand({ id: 'aiCliCompanion.closeAllDiffs', category: CATEGORY, label: 'Close All Diffs' },
-        'theia-cli-companion/ide-companion/closeAllDiffs', CATEGORY_KEY);
+        'theia-cli-companion/cli-core/closeAllDiffs', CATEGORY_KEY);
 }
 
 /** True while the current widget is a diff under review; gates Ctrl/Cmd+S as Accept. */

@@ -1,7 +1,5 @@
 import { Container, ContainerModule, interfaces } from '@theia/core/shared/inversify';
 import { bindContributionProvider, ContributionProvider } from '@theia/core/lib/common/contribution-provider';
-import { ClaudeIdeTools } from './claude-ide-tools';
-import { ClaudeWebSocketServer } from './claude-websocket-server';
 import { CompanionMcpServer } from './companion-mcp-server';
 import { DiffReviewManager } from './diff-review-manager';
 import { IdeContextTools } from './ide-context-tools';
@@ -13,13 +11,15 @@ import { WindowCompanionOptions } from './window-companion-options';
 import { WindowContext } from './window-context';
 import { WindowCredentials } from './window-credentials';
 
-const toolsOf = (context: interfaces.Context) => context.container.getNamed<ContributionProvider<McpToolContribution>>(ContributionProvider, McpToolContribution);
+/** The window's tool contributions, for an endpoint to register with each of its sessions. */
+export const contributedToolsOf = (context: interfaces.Context) => context.container.getNamed<ContributionProvider<McpToolContribution>>(ContributionProvider, McpToolContribution);
 
 /**
  * The graph of one window: its context and secrets, its endpoints (`McpEndpoint`, one per transport)
  * and the tools they give their sessions (`McpToolContribution`), its diff review and the
- * `WindowCompanion` that ties them to the window's life. A new transport binds its endpoint here; a
- * new tool set binds its contribution.
+ * `WindowCompanion` that ties them to the window's life. This module binds what every window has:
+ * the Streamable HTTP endpoint (Gemini CLI, Qwen Code, ACP agents) with the IDE and diff tools.
+ * Another transport or tool set comes from an extension's `WindowModuleContribution`.
  */
 export const windowCompanionModule = new ContainerModule(bind => {
     bind(WindowContext).toSelf().inSingletonScope();
@@ -32,8 +32,6 @@ export const windowCompanionModule = new ContainerModule(bind => {
     bind(McpToolContribution).toService(IdeContextTools);
     bind(IdeDiffTools).toSelf().inSingletonScope();
     bind(McpToolContribution).toService(IdeDiffTools);
-    bind(ClaudeIdeTools).toSelf().inSingletonScope();
-    bind(McpToolContribution).toService(ClaudeIdeTools);
 
     bindContributionProvider(bind, McpEndpoint);
     bind(CompanionMcpServer).toDynamicValue(context => {
@@ -42,24 +40,19 @@ export const windowCompanionModule = new ContainerModule(bind => {
         return new CompanionMcpServer({
             authTokens: () => credentials.credentialsFor('mcp-streamable-http'), logger: log,
             streamGraceMs: options.streamGraceMs, idleSessionMs: options.idleSessionMs,
-            configureSession: registerContributedTools(toolsOf(context), 'mcp-streamable-http')
+            configureSession: registerContributedTools(contributedToolsOf(context), 'mcp-streamable-http')
         });
     }).inSingletonScope();
     bind(McpEndpoint).toService(CompanionMcpServer);
-    bind(ClaudeWebSocketServer).toDynamicValue(context => {
-        const credentials = context.container.get(WindowCredentials);
-        return new ClaudeWebSocketServer({
-            authTokens: () => credentials.credentialsFor('claude-code-websocket'), logger: context.container.get(WindowContext).log,
-            configureSession: registerContributedTools(toolsOf(context), 'claude-code-websocket')
-        });
-    }).inSingletonScope();
-    bind(McpEndpoint).toService(ClaudeWebSocketServer);
 });
 
-/** Builds one window's graph in a container of its own (a child of `parent` when given). */
-export function createWindowCompanion(options: WindowCompanionOptions, parent?: interfaces.Container): WindowCompanion {
+/**
+ * Builds one window's graph in a container of its own (a child of `parent` when given), from this
+ * module and the contributed `modules`.
+ */
+export function createWindowCompanion(options: WindowCompanionOptions, parent?: interfaces.Container, modules: readonly interfaces.ContainerModule[] = []): WindowCompanion {
     const container = parent ? parent.createChild() : new Container();
     container.bind(WindowCompanionOptions).toConstantValue(options);
-    container.load(windowCompanionModule);
+    container.load(windowCompanionModule, ...modules);
     return container.get(WindowCompanion);
 }

@@ -22,20 +22,20 @@ function flavourProperties(flavour: CliFlavourId): PreferenceSchema['properties'
         [flavourPreference(flavour, 'enabled')]: {
             type: 'boolean',
             default: true,
-            description: nls.localize('theia-cli-companion/ide-companion/flavourEnabled',
+            description: nls.localize('theia-cli-companion/cli-core/flavourEnabled',
                 'Offer IDE mode to {0}: write its discovery file and give terminals its variables. Turning it off disconnects its sessions.', name)
         },
         [flavourPreference(flavour, 'command')]: {
             type: 'string',
             default: CLI_FLAVOUR_PACKAGES[flavour].command,
-            description: nls.localize('theia-cli-companion/ide-companion/flavourCommand',
+            description: nls.localize('theia-cli-companion/cli-core/flavourCommand',
                 'The command "Run {0}" starts: a name looked up on the PATH of the IDE\'s terminals, or an absolute path.', name)
         },
         [flavourPreference(flavour, 'args')]: {
             type: 'array',
             items: { type: 'string' },
             default: [],
-            description: nls.localize('theia-cli-companion/ide-companion/flavourArgs', 'Arguments "Run {0}" passes to the command.', name)
+            description: nls.localize('theia-cli-companion/cli-core/flavourArgs', 'Arguments "Run {0}" passes to the command.', name)
         }
     };
 }
@@ -45,7 +45,7 @@ export const ideCompanionPreferenceSchema: PreferenceSchema = {
         [COMPANION_ENABLED_PREF]: {
             type: 'boolean',
             default: true,
-            description: nls.localize('theia-cli-companion/ide-companion/enabled',
+            description: nls.localize('theia-cli-companion/cli-core/enabled',
                 // eslint-disable-next-line @stylistic/max-len -- an nls default text is one string literal, and this one alone is longer than a line
                 'Run a CLI Companion server for each window, so Gemini CLI and Qwen Code started in its terminals connect to it (IDE mode). Turning it off stops the server and disconnects every CLI at once.')
         },
@@ -55,32 +55,32 @@ export const ideCompanionPreferenceSchema: PreferenceSchema = {
             default: 50,
             minimum: 0,
             maximum: 2000,
-            description: nls.localize('theia-cli-companion/ide-companion/debounceMs',
+            description: nls.localize('theia-cli-companion/cli-core/debounceMs',
                 // eslint-disable-next-line @stylistic/max-len -- an nls default text is one string literal, and this one alone is longer than a line
                 'How long (ms) the editor must be still before the open files, cursor and selection are sent to connected CLIs. Continuous typing or cursor movement still sends an update at least every 5 × this delay (at least 250 ms).')
         },
         [CONTEXT_INCLUDE_SELECTION_PREF]: {
             type: 'boolean',
             default: true,
-            description: nls.localize('theia-cli-companion/ide-companion/includeSelectedText',
+            description: nls.localize('theia-cli-companion/cli-core/includeSelectedText',
                 'Send the selected text of the active editor (at most 16 KiB) to connected CLIs.')
         },
         [DIFF_WRITE_ON_ACCEPT_PREF]: {
             type: 'boolean',
             default: false,
-            description: nls.localize('theia-cli-companion/ide-companion/writeOnAccept',
+            description: nls.localize('theia-cli-companion/cli-core/writeOnAccept',
                 'When you accept a proposed change, also write it to the file from the IDE at once (open editors show it immediately), rather than only when the CLI writes it.')
         },
         [DIFF_FOCUS_PREF]: {
             type: 'string',
             enum: ['auto', 'always', 'never'],
             enumDescriptions: [
-                nls.localize('theia-cli-companion/ide-companion/focusAuto', 'Focus the diff unless you are typing in a terminal.'),
-                nls.localize('theia-cli-companion/ide-companion/focusAlways', 'Always focus the diff.'),
-                nls.localize('theia-cli-companion/ide-companion/focusNever', 'Never take focus: the diff opens in the background.')
+                nls.localize('theia-cli-companion/cli-core/focusAuto', 'Focus the diff unless you are typing in a terminal.'),
+                nls.localize('theia-cli-companion/cli-core/focusAlways', 'Always focus the diff.'),
+                nls.localize('theia-cli-companion/cli-core/focusNever', 'Never take focus: the diff opens in the background.')
             ],
             default: 'auto',
-            description: nls.localize('theia-cli-companion/ide-companion/diffFocus', 'Whether a diff proposed by a CLI takes the keyboard focus when it opens.')
+            description: nls.localize('theia-cli-companion/cli-core/diffFocus', 'Whether a diff proposed by a CLI takes the keyboard focus when it opens.')
         }
     }
 };

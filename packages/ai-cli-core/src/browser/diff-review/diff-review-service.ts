@@ -85,7 +85,7 @@ export class DiffReviewService implements DiffRequestHandler {
         this.diffs.set(proposal.id, diff);
         this.resources.register(new ProposedContentResource(proposalUri, proposal.newContent));
         const left = proposal.fileExists ? fileUri : new URI(`${EMPTY_ORIGINAL_SCHEME}:${fileUri.path.toString()}`).withQuery(proposal.id);
-        const label = nls.localize('theia-cli-companion/ide-companion/diffTitle', '{0} ↔ proposed by {1}', fileUri.path.base, proposal.proposedBy);
+        const label = nls.localize('theia-cli-companion/cli-core/diffTitle', '{0} ↔ proposed by {1}', fileUri.path.base, proposal.proposedBy);
         const focus = this.preferences[DIFF_FOCUS_PREF];
         // By default, do not take the keyboard from a terminal the user is typing in (the CLI's own, usually).
         const mode = focus === 'always' ? 'activate' : focus === 'never' || this.shell.activeWidget instanceof TerminalWidget ? 'reveal' : 'activate';
@@ -141,7 +141,7 @@ export class DiffReviewService implements DiffRequestHandler {
         }
         const shown = await this.currentState(diff);
         if (shown === undefined) {
-            this.messageService.error(nls.localize('theia-cli-companion/ide-companion/diffNoText', 'The proposed text of {0} is no longer available.', diff.proposal.fileUri));
+            this.messageService.error(nls.localize('theia-cli-companion/cli-core/diffNoText', 'The proposed text of {0} is no longer available.', diff.proposal.fileUri));
             return;
         }
         if (!await this.confirmOverwrite(diff)) {
@@ -160,11 +160,11 @@ export class DiffReviewService implements DiffRequestHandler {
         const fileUri = new URI(diff.proposal.fileUri);
         try {
             await this.fileService.write(fileUri, content);
-            this.output.info(nls.localize('theia-cli-companion/ide-companion/diffWritten', 'Wrote the accepted change to {0}', fileUri.path.fsPath()));
+            this.output.info(nls.localize('theia-cli-companion/cli-core/diffWritten', 'Wrote the accepted change to {0}', fileUri.path.fsPath()));
         } catch (error) {
-            this.output.error(nls.localize('theia-cli-companion/ide-companion/diffWriteFailed',
+            this.output.error(nls.localize('theia-cli-companion/cli-core/diffWriteFailed',
                 'Could not write the accepted change to {0}: {1}', fileUri.path.fsPath(), String(error)));
-            this.messageService.error(nls.localize('theia-cli-companion/ide-companion/diffWriteFailedUser',
+            this.messageService.error(nls.localize('theia-cli-companion/cli-core/diffWriteFailedUser',
                 'Could not write the accepted change to {0}; the CLI will try: {1}', fileUri.path.base, String(error)));
         }
     }
@@ -185,12 +185,12 @@ export class DiffReviewService implements DiffRequestHandler {
         const fileUri = new URI(diff.proposal.fileUri);
         const problems: string[] = [];
         if (this.textModels.loaded(fileUri)?.dirty) {
-            problems.push(nls.localize('theia-cli-companion/ide-companion/diffDirty',
+            problems.push(nls.localize('theia-cli-companion/cli-core/diffDirty',
                 '{0} has unsaved changes in an editor; they will be lost when the CLI writes the file.', fileUri.path.base));
         }
         const stat = await this.fileService.resolve(fileUri).catch(() => undefined);
         if ((stat?.etag ?? 'absent') !== diff.etagAtOpen) {
-            problems.push(nls.localize('theia-cli-companion/ide-companion/diffChangedOnDisk',
+            problems.push(nls.localize('theia-cli-companion/cli-core/diffChangedOnDisk',
                 '{0} changed on disk since the diff opened; the proposal was made against the old content.', fileUri.path.base));
         }
         if (!problems.length) {
@@ -257,7 +257,7 @@ export class DiffReviewService implements DiffRequestHandler {
         const wire: DiffOutcome = outcome.accepted ? { accepted: true, content: toRpcText(outcome.content) } : outcome;
         this.backend.resolveDiff(diff.proposal.id, wire).catch(error => {
             this.logger.error(`Could not report the outcome of diff ${diff.proposal.id}: ${error}`);
-            this.messageService.error(nls.localize('theia-cli-companion/ide-companion/diffReportFailed', 'Could not tell the CLI the outcome of the diff: {0}', String(error)));
+            this.messageService.error(nls.localize('theia-cli-companion/cli-core/diffReportFailed', 'Could not tell the CLI the outcome of the diff: {0}', String(error)));
         });
         this.onDidChangeEmitter.fire();
     }

@@ -2,7 +2,7 @@ import { inject, injectable } from '@theia/core/shared/inversify';
 import { DisposableCollection } from '@theia/core/lib/common/disposable';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { WindowEditorState } from '../common/open-editors-model';
-import { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
+import { CLI_FLAVOUR_IDS, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { AttachWindowRequest, CompanionEvent, DiffOutcome, IdeCompanionBackend, IdeCompanionFrontendClient, WindowCompanionStatus } from '../common/ide-companion-protocol';
 import { findExecutable } from '@theia-cli-companion/cli-process/lib/node';
 import type { AgentCredential, WindowCompanion } from './window-companion';
@@ -25,7 +25,7 @@ export class IdeCompanionBackendImpl implements IdeCompanionBackend, WindowAgent
     }
 
     async attachWindow(request: AttachWindowRequest): Promise<WindowCompanionStatus> {
-        const window = await this.registry.attach(this, toFsPaths(request.rootUris), toFlavours(request.flavours), request.windowId, request.reclaim === true);
+        const window = await this.registry.attach(this, toFsPaths(request.rootUris), this.installed(toFlavours(request.flavours)), request.windowId, request.reclaim === true);
         if (window !== this.window) {
             this.toDisposeOnWindowChange.dispose();
             this.window = window;
@@ -38,7 +38,7 @@ export class IdeCompanionBackendImpl implements IdeCompanionBackend, WindowAgent
 
     async setFlavours(flavours: readonly CliFlavourId[]): Promise<WindowCompanionStatus> {
         const window = this.requireWindow();
-        await window.setFlavours(toFlavours(flavours));
+        await window.setFlavours(this.installed(toFlavours(flavours)));
         return window.status;
     }
 
@@ -98,6 +98,15 @@ export class IdeCompanionBackendImpl implements IdeCompanionBackend, WindowAgent
 
     issueAgentCredential(label: string): AgentCredential | undefined {
         return this.window?.issueAgentCredential(label);
+    }
+
+    /**
+     * The flavours of the catalogue that no installed extension contributes are left out: the
+     * frontend asks for every CLI its preferences turn on, the backend serves those it has.
+     */
+    protected installed(flavours: CliFlavourId[]): CliFlavourId[] {
+        const served = new Set(this.registry.flavours.map(flavour => flavour.id));
+        return flavours.filter(id => served.has(id) || !CLI_FLAVOUR_IDS.includes(id));
     }
 
     protected requireWindow(): WindowCompanion {

@@ -13,9 +13,9 @@ export interface OverwriteConfirmation {
 export class OverwriteConfirmationDialog implements OverwriteConfirmation {
     async confirm(problems: readonly string[]): Promise<boolean> {
         const dialog = new ConfirmDialog({
-            title: nls.localize('theia-cli-companion/ide-companion/diffConfirmTitle', 'Accept the proposed change?'),
+            title: nls.localize('theia-cli-companion/cli-core/diffConfirmTitle', 'Accept the proposed change?'),
             msg: problems.join('\n'),
-            ok: nls.localize('theia-cli-companion/ide-companion/diffAcceptAnyway', 'Accept Anyway'),
+            ok: nls.localize('theia-cli-companion/cli-core/diffAcceptAnyway', 'Accept Anyway'),
             cancel: Dialog.CANCEL
         });
         return !!await dialog.open();

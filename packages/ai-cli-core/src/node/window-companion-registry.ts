@@ -1,11 +1,13 @@
 import { randomUUID } from 'crypto';
-import { inject, injectable, named } from '@theia/core/shared/inversify';
+import { inject, injectable, interfaces, named } from '@theia/core/shared/inversify';
+import { ContributionProvider } from '@theia/core/lib/common/contribution-provider';
 import { ILogger } from '@theia/core/lib/common/logger';
 import { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
-import { CliFlavour, IDE_MODE_FLAVOURS, removeStaleDiscoveryFiles } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { CliFlavour, removeStaleDiscoveryFiles } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { stdioBridgeCommand } from './stdio-bridge-command';
 import type { WindowCompanion } from './window-companion';
+import { WindowModuleContribution } from './window-module-contribution';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 
 interface WindowEntry {
@@ -30,13 +32,27 @@ export class WindowCompanionRegistry implements BackendApplicationContribution {
     @inject(ILogger) @named('ai-cli-ide-companion:WindowCompanionRegistry')
     protected readonly logger: ILogger;
 
+    @inject(ContributionProvider) @named(WindowModuleContribution)
+    protected readonly contributions: ContributionProvider<WindowModuleContribution>;
+
     protected readonly windows = new Map<string, WindowEntry>();
-    protected readonly flavours: readonly CliFlavour[] = Object.values(IDE_MODE_FLAVOURS);
+    protected windowModules?: Promise<interfaces.ContainerModule[]>;
     protected staleFilesRemoved?: Promise<void>;
     protected stopping = false;
 
     /** How long a window's server outlives its frontend connection. */
     reattachGraceMs = 10_000;
+
+    /** Every flavour the installed extensions contribute, the first of each id. */
+    get flavours(): readonly CliFlavour[] {
+        const flavours = new Map<string, CliFlavour>();
+        for (const flavour of this.contributions.getContributions().flatMap(contribution => contribution.flavours ?? [])) {
+            if (!flavours.has(flavour.id)) {
+                flavours.set(flavour.id, flavour);
+            }
+        }
+        return [...flavours.values()];
+    }
 
     initialize(): void {
         this.staleFilesRemoved = this.removeStaleFiles();
@@ -75,13 +91,14 @@ export class WindowCompanionRegistry implements BackendApplicationContribution {
         // Loaded on the first window, not at backend start: the MCP SDK is a large part of the
         // backend's startup cost (docs/BENCHMARKS.md, "Backend ready").
         const { createWindowCompanion } = await import('./window-companion-module');
+        const modules = await (this.windowModules ??= this.loadWindowModules());
         const companion = createWindowCompanion({
             windowId: randomUUID(),
             flavours: this.flavours,
             logger: this.logger,
             serverPid: process.pid,
             stdioFor: stdioBridgeCommand
-        });
+        }, undefined, modules);
         const entry: WindowEntry = { companion, owner };
         this.windows.set(companion.windowId, entry);
         try {
@@ -92,6 +109,11 @@ export class WindowCompanionRegistry implements BackendApplicationContribution {
             throw error;
         }
         return companion;
+    }
+
+    protected async loadWindowModules(): Promise<interfaces.ContainerModule[]> {
+        const contributions = this.contributions.getContributions().filter(contribution => contribution.loadModule);
+        return Promise.all(contributions.map(contribution => contribution.loadModule!()));
     }
 
     /** The owner's connection closed: keep the window for the grace period, then stop it. */

@@ -1,0 +1,56 @@
+import { ContainerModule } from '@theia/core/shared/inversify';
+import { ResourceResolver } from '@theia/core/lib/common/resource';
+import { CommandContribution } from '@theia/core/lib/common/command';
+import { KeybindingContribution } from '@theia/core/lib/browser/keybinding';
+import { TabBarToolbarContribution } from '@theia/core/lib/browser/shell/tab-bar-toolbar';
+import { FrontendApplicationContribution } from '@theia/core/lib/browser/frontend-application-contribution';
+import { RemoteConnectionProvider, ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/service-connection-provider';
+import { IdeCompanionBackend, ideCompanionServicePath } from '../common/ide-companion-protocol';
+import { bindIdeCompanionPreferences } from '../common/ide-companion-preferences';
+import { DiffReviewContribution } from './diff-review/diff-review-contribution';
+import { DiffReviewService } from './diff-review/diff-review-service';
+import { OverwriteConfirmation, OverwriteConfirmationDialog } from './diff-review/overwrite-confirmation';
+import { ProposedContentResourceResolver } from './diff-review/proposed-content-resource-resolver';
+import { EditorContextTracker } from './editor-context-tracker';
+import { DiffRequestHandler, DiffRequestHandlerFactory, IdeCompanionFrontendClientImpl, IdeToolsHandler } from './ide-companion-frontend-client-impl';
+import { WindowCompanionService } from './window-companion-service';
+import { WindowIdeTools } from './window-ide-tools';
+import { CompanionOutput } from './companion-output';
+import { CompanionLog } from './companion-log';
+import { MonacoTextModels } from './monaco-text-models';
+import { TextModels } from './text-models';
+
+/**
+ * The window's side of its companion: the connection to the backend's window server, the editor
+ * state it streams, the IDE tools it answers and the diff review. The UI that offers IDE mode to
+ * the CLIs (status, commands, terminals) comes with ai-cli-ide-companion.
+ */
+export default new ContainerModule(bind => {
+    bind(IdeCompanionFrontendClientImpl).toSelf().inSingletonScope();
+    bind(IdeCompanionBackend).toDynamicValue(ctx =>
+        ctx.container.get<ServiceConnectionProvider>(RemoteConnectionProvider)
+            .createProxy<IdeCompanionBackend>(ideCompanionServicePath, ctx.container.get(IdeCompanionFrontendClientImpl))
+    ).inSingletonScope();
+    bind(WindowCompanionService).toSelf().inSingletonScope();
+
+    bindIdeCompanionPreferences(bind);
+    bind(CompanionOutput).toSelf().inSingletonScope();
+    bind(CompanionLog).toService(CompanionOutput);
+    bind(TextModels).to(MonacoTextModels).inSingletonScope();
+
+    bind(EditorContextTracker).toSelf().inSingletonScope();
+    bind(FrontendApplicationContribution).toService(EditorContextTracker);
+
+    bind(ProposedContentResourceResolver).toSelf().inSingletonScope();
+    bind(ResourceResolver).toService(ProposedContentResourceResolver);
+    bind(OverwriteConfirmation).to(OverwriteConfirmationDialog).inSingletonScope();
+    bind(DiffReviewService).toSelf().inSingletonScope();
+    bind(DiffRequestHandler).toService(DiffReviewService);
+    bind(DiffRequestHandlerFactory).toFactory(ctx => () => ctx.container.get<DiffRequestHandler>(DiffRequestHandler));
+    bind(WindowIdeTools).toSelf().inSingletonScope();
+    bind(IdeToolsHandler).toService(WindowIdeTools);
+    bind(DiffReviewContribution).toSelf().inSingletonScope();
+    bind(CommandContribution).toService(DiffReviewContribution);
+    bind(TabBarToolbarContribution).toService(DiffReviewContribution);
+    bind(KeybindingContribution).toService(DiffReviewContribution);
+});

@@ -1,0 +1,29 @@
+import { ContainerModule } from '@theia/core/shared/inversify';
+import { bindContributionProvider } from '@theia/core/lib/common/contribution-provider';
+import { ConnectionContainerModule } from '@theia/core/lib/node/messaging/connection-container-module';
+import { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
+import { RpcProxy } from '@theia/core/lib/common/messaging/proxy-factory';
+import { IdeCompanionBackend, IdeCompanionFrontendClient, ideCompanionServicePath } from '../common/ide-companion-protocol';
+import { IdeCompanionBackendImpl } from './ide-companion-backend-impl';
+import { WindowAgentCredentials } from './window-agent-credentials';
+import { WindowCompanionRegistry } from './window-companion-registry';
+import { WindowModuleContribution } from './window-module-contribution';
+
+const windowConnectionModule = ConnectionContainerModule.create(({ bind, bindBackendService }) => {
+    bind(IdeCompanionBackendImpl).toSelf().inSingletonScope();
+    bind(IdeCompanionBackend).toService(IdeCompanionBackendImpl);
+    bind(WindowAgentCredentials).toService(IdeCompanionBackendImpl);
+    bindBackendService<IdeCompanionBackend, IdeCompanionFrontendClient>(ideCompanionServicePath, IdeCompanionBackend,
+        (service, client: RpcProxy<IdeCompanionFrontendClient>) => {
+            service.setClient(client);
+            client.onDidCloseConnection(() => (service as unknown as IdeCompanionBackendImpl).dispose());
+            return service;
+        });
+});
+
+export default new ContainerModule(bind => {
+    bindContributionProvider(bind, WindowModuleContribution);
+    bind(WindowCompanionRegistry).toSelf().inSingletonScope();
+    bind(BackendApplicationContribution).toService(WindowCompanionRegistry);
+    bind(ConnectionContainerModule).toConstantValue(windowConnectionModule);
+});

@@ -3,9 +3,12 @@ import * as path from 'path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { FileUri } from '@theia/core/lib/common/file-uri';
-import { GeminiCliFlavour, QwenCodeFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { Container } from '@theia/core/shared/inversify';
+import { bindContributionProvider } from '@theia/core/lib/common/contribution-provider';
+import { ILogger } from '@theia/core/lib/common/logger';
+import { CliFlavour, GeminiCliFlavour, QwenCodeFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { createWindowCompanion, WindowCompanion } from '@theia-cli-companion/ai-cli-core/lib/node/test';
-import { WindowCompanionRegistry, CompanionLogger } from '@theia-cli-companion/ai-cli-core/lib/node';
+import { WindowCompanionRegistry, CompanionLogger, WindowModuleContribution } from '@theia-cli-companion/ai-cli-core/lib/node';
 import { BareMcpServer } from './bare-mcp-server';
 import { Figure, now, round, sleep, summarize } from './stats';
 
@@ -56,6 +59,16 @@ function newWindow(index: number): WindowCompanion {
  * server (Host/Origin/token checks, per-flavour secrets) against the bare SDK server, alternating
  * rounds so that drift on a shared machine hits both alike.
  */
+/** The backend's window registry as the app builds it, with these flavours contributed (as IDE mode does). */
+function registryWithFlavours(...flavours: CliFlavour[]): WindowCompanionRegistry {
+    const container = new Container();
+    container.bind(ILogger).toConstantValue(silent as unknown as ILogger);
+    bindContributionProvider(container.bind.bind(container), WindowModuleContribution);
+    container.bind(WindowModuleContribution).toConstantValue({ flavours });
+    container.bind(WindowCompanionRegistry).toSelf().inSingletonScope();
+    return container.get(WindowCompanionRegistry);
+}
+
 export async function benchThroughput(options: ServerBenchOptions): Promise<Figure[]> {
     const window = newWindow(1);
     await window.start([options.workspace]);
@@ -224,8 +237,7 @@ export async function benchWindows(options: ServerBenchOptions): Promise<Figure[
         let files = 0;
         let ports = 0;
         for (let rep = 0; rep < reps; rep++) {
-            const registry = new WindowCompanionRegistry();
-            (registry as unknown as { logger: CompanionLogger }).logger = silent;
+            const registry = registryWithFlavours(GeminiCliFlavour, QwenCodeFlavour);
             registry.initialize();
             const owners = Array.from({ length: count }, () => ({}));
             await sleep(100);

@@ -1,0 +1,170 @@
+import { spawn } from 'child_process';
+import { createHash } from 'crypto';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { trackProcess } from './processes';
+import { REPO_ROOT } from './theia-backend';
+
+/** The supported Theia range and the versions the compatibility test builds apps at. */
+export const THEIA_SUPPORT: { peerRange: string; tested: string[] } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'configs', 'theia-support.json'), 'utf8'));
+
+/**
+ * Where the compatibility apps, their tarballs and npm's cache are kept between runs. Outside the
+ * repository on purpose: inside it, Node would resolve anything the app lacks from the repository's
+ * own node_modules, and the test would no longer show what a user's app gets.
+ */
+export const COMPAT_ROOT = path.join(os.tmpdir(), 'theia-cli-companion-compat');
+
+/** The Theia packages of the app a user would build: the usual browser IDE, plus Theia AI for the chat. */
+const THEIA_PACKAGES = [
+    'core', 'editor', 'monaco', 'filesystem', 'workspace', 'terminal', 'task', 'navigator', 'markers', 'output',
+    'preferences', 'messages', 'process', 'ai-core', 'ai-chat', 'ai-chat-ui'
+];
+
+/** How npm and the build run: their caches, HOME and temporary files under {@link COMPAT_ROOT}, none in the user's home. */
+function buildEnvironment(): NodeJS.ProcessEnv {
+    const home = path.join(COMPAT_ROOT, 'home');
+    const tmp = path.join(COMPAT_ROOT, 'tmp');
+    fs.mkdirSync(home, { recursive: true });
+    fs.mkdirSync(tmp, { recursive: true });
+    const env: NodeJS.ProcessEnv = {
+        PATH: process.env.PATH,
+        LANG: 'C.UTF-8',
+        HOME: home,
+        TMPDIR: tmp,
+        XDG_CACHE_HOME: path.join(home, '.cache'),
+        XDG_CONFIG_HOME: path.join(home, '.config'),
+        npm_config_cache: path.join(COMPAT_ROOT, 'npm-cache'),
+        npm_config_update_notifier: 'false',
+        // @theia/cli brings puppeteer, whose postinstall would download a browser.
+        PUPPETEER_SKIP_DOWNLOAD: 'true'
+    };
+    // As scripts/setup.sh: native modules build against the headers of the Node that runs them.
+    const prefix = path.dirname(path.dirname(process.execPath));
+    if (process.env.npm_config_nodedir) {
+        env.npm_config_nodedir = process.env.npm_config_nodedir;
+    } else if (fs.existsSync(path.join(prefix, 'include', 'node', 'node.h'))) {
+        env.npm_config_nodedir = prefix;
+    }
+    return env;
+}
+
+/** Runs a command to its end: its exit code (or signal) and everything it printed. */
+function runCollecting(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ code: number | string; output: string }> {
+    return new Promise((resolve, reject) => {
+        const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+        trackProcess(child.pid!);
+        let output = '';
+        child.stdout.on('data', chunk => output += chunk);
+        child.stderr.on('data', chunk => output += chunk);
+        const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+        child.once('error', error => {
+            clearTimeout(timer);
+            reject(error);
+        });
+        child.once('exit', (code, signal) => {
+            clearTimeout(timer);
+            resolve({ code: signal ?? code ?? 'unknown', output });
+        });
+    });
+}
+
+/** Runs a command to its end; rejects with the end of its output when it fails. */
+async function runToEnd(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<string> {
+    const { code, output } = await runCollecting(command, args, cwd, env, timeoutMs);
+    if (code !== 0) {
+        throw new Error(`${command} ${args.join(' ')} (in ${cwd}) ended with ${code}:\n${output.slice(-6000)}`);
+    }
+    return output;
+}
+
+/** `npm pack` of every package of this repository, as they would be published; the tarballs' paths. */
+export async function packAllPackages(): Promise<string[]> {
+    const destination = path.join(COMPAT_ROOT, 'tarballs');
+    fs.rmSync(destination, { recursive: true, force: true });
+    fs.mkdirSync(destination, { recursive: true });
+    const workspaces = fs.readdirSync(path.join(REPO_ROOT, 'packages')).flatMap(name => ['--workspace', `packages/${name}`]);
+    const output = await runToEnd('npm', ['pack', ...workspaces, '--pack-destination', destination, '--json', '--loglevel=error'],
+        REPO_ROOT, { ...process.env, npm_config_update_notifier: 'false' }, 10 * 60_000);
+    const packed: { filename: string }[] = JSON.parse(output.slice(output.indexOf('[')));
+    return packed.map(entry => path.join(destination, entry.filename));
+}
+
+/**
+ * A Theia browser app outside this repository, at one Theia version, with our tarballs installed the
+ * way a user adds them: its own folder, its own `npm install`, no workspace links. Kept between runs
+ * while neither the tarballs nor the version change.
+ */
+export class CompatApp {
+    protected constructor(readonly dir: string, readonly theiaVersion: string) { }
+
+    get backendMain(): string {
+        return path.join(this.dir, 'lib', 'backend', 'main.js');
+    }
+
+    /** A file of one of our packages as installed in the app. */
+    installedFile(packageName: string, relative: string): string {
+        return path.join(this.dir, 'node_modules', '@theia-cli-companion', packageName, relative);
+    }
+
+    static async prepare(theiaVersion: string, tarballs: readonly string[]): Promise<CompatApp> {
+        const manifest = CompatApp.manifest(theiaVersion, tarballs);
+        const key = createHash('sha256').update(JSON.stringify(manifest));
+        tarballs.forEach(tarball => key.update(fs.readFileSync(tarball)));
+        const digest = key.digest('hex');
+        const app = new CompatApp(path.join(COMPAT_ROOT, `theia-${theiaVersion}`), theiaVersion);
+        const marker = path.join(app.dir, 'built-from.txt');
+        if (fs.existsSync(marker) && fs.readFileSync(marker, 'utf8') === digest && fs.existsSync(app.backendMain)) {
+            return app;
+        }
+        fs.rmSync(app.dir, { recursive: true, force: true });
+        fs.mkdirSync(app.dir, { recursive: true });
+        fs.writeFileSync(path.join(app.dir, 'package.json'), JSON.stringify(manifest, undefined, 2));
+        const env = buildEnvironment();
+        await runToEnd('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], app.dir, env, 20 * 60_000);
+        await runToEnd(path.join(app.dir, 'node_modules', '.bin', 'theia'), ['build'], app.dir, env, 15 * 60_000);
+        fs.writeFileSync(marker, digest);
+        return app;
+    }
+
+    /** The app's package.json: the usual Theia packages at one version, our tarballs, the CLI to build it. */
+    protected static manifest(theiaVersion: string, tarballs: readonly string[]): object {
+        const ours = Object.fromEntries(tarballs.map(tarball => {
+            const name = path.basename(tarball).replace(/^theia-cli-companion-/, '').replace(/-\d+\.\d+\.\d+\.tgz$/, '');
+            return [`@theia-cli-companion/${name}`, `file:${tarball}`];
+        }));
+        return {
+            private: true,
+            name: `compat-theia-${theiaVersion.replace(/\./g, '-')}`,
+            version: '0.0.0',
+            theia: {
+                target: 'browser',
+                frontend: { config: { applicationName: `Theia ${theiaVersion} with CLI Companion` } }
+            },
+            dependencies: {
+                ...Object.fromEntries(THEIA_PACKAGES.map(name => [`@theia/${name}`, theiaVersion])),
+                ...ours
+            },
+            devDependencies: { '@theia/cli': theiaVersion }
+        };
+    }
+
+    /** Every version of the package installed anywhere in the app's tree (`npm ls --all`). */
+    async installedVersionsOf(packageName: string): Promise<string[]> {
+        // npm ls exits with 1 when the tree has problems (an unmet or invalid peer, say) and still prints it.
+        const { output } = await runCollecting('npm', ['ls', packageName, '--all', '--json'], this.dir, buildEnvironment(), 120_000);
+        const tree = JSON.parse(output.slice(output.indexOf('{'), output.lastIndexOf('}') + 1));
+        const versions = new Set<string>();
+        const walk = (node: { dependencies?: Record<string, { version?: string; dependencies?: object }> }) => {
+            for (const [name, child] of Object.entries(node.dependencies ?? {})) {
+                if (name === packageName && child.version) {
+                    versions.add(child.version);
+                }
+                walk(child as typeof node);
+            }
+        };
+        walk(tree);
+        return [...versions].sort();
+    }
+}

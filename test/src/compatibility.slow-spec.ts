@@ -1,0 +1,95 @@
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as path from 'path';
+import { CompatApp, packAllPackages, THEIA_SUPPORT } from './compat-app';
+import { AcpChat } from './acp-chat-view';
+import { IdeProbe } from './ide-probe';
+import { createSandbox, createWorkspace, Sandbox } from './sandbox';
+import { TheiaBackend } from './theia-backend';
+import { TheiaWindow } from './theia-window';
+
+const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
+
+/**
+ * What a user gets who adds our published packages to their own Theia app: every package packed
+ * with `npm pack`, installed into a fresh browser app outside this repository at the oldest and at
+ * the newest supported Theia version, built with `theia build` and used in Chromium. Apps and npm's
+ * cache are kept between runs (compat-app.ts), so a run without changes only starts them.
+ */
+describe('Compatibility: the packed packages in a fresh Theia app at each end of the supported range', function (): void {
+    this.timeout(40 * 60_000);
+    let tarballs: string[] = [];
+
+    before(async () => {
+        tarballs = await packAllPackages();
+    });
+
+    for (const version of THEIA_SUPPORT.tested) {
+        describe(`Theia ${version}`, () => {
+            let app: CompatApp;
+            let sandbox: Sandbox;
+            let workspace: string;
+            let backend: TheiaBackend | undefined;
+            let window: TheiaWindow | undefined;
+            let probe: IdeProbe | undefined;
+
+            before(async () => {
+                app = await CompatApp.prepare(version, tarballs);
+                sandbox = createSandbox({
+                    'ai-features.chat.defaultChatAgent': 'Fake',
+                    'aiCliCompanion.acp.agents': [{
+                        name: 'Fake', command: process.execPath,
+                        // The fake agent as the published acp-client ships it.
+                        args: [app.installedFile('acp-client', 'lib/node/test/fake-acp-agent-main.js')]
+                    }]
+                });
+                workspace = createWorkspace(sandbox, 'project', { 'src/app.ts': 'export const version = 1;\n' });
+                backend = new TheiaBackend(sandbox, workspace, app.backendMain);
+                await backend.start();
+                window = await TheiaWindow.open(sandbox, backend.url);
+            });
+            after(async () => {
+                await probe?.close();
+                await window?.close();
+                await backend?.stop();
+                sandbox?.dispose();
+            });
+
+            it('installs with one @theia/core in the whole app, the app\'s own', async () => {
+                expect(await app.installedVersionsOf('@theia/core')).to.deep.equal([version]);
+                expect(fs.existsSync(app.installedFile('ai-cli-ide-companion', 'node_modules/@theia')), 'no Theia nested under our packages').to.equal(false);
+            });
+
+            it('shows the workbench with the companion running', async () => {
+                await window!.waitForStatus(/CLI 0$/, 30000);
+            });
+
+            it('connects the real Gemini CLI IdeClient from a terminal\'s environment, and an openDiff accepted in Monaco reaches it', async () => {
+                await window!.openTerminal();
+                const env = await window!.terminalEnvironment(workspace);
+                probe = new IdeProbe('gemini', env, workspace);
+                expect((await probe.connected()).status.status).to.equal('connected');
+                await window!.waitForStatus(/CLI 1$/);
+                const file = path.join(workspace, 'src', 'app.ts');
+                probe.openDiff(file, 'export const version = 2;\n');
+                await window!.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 20000 });
+                const accept = window!.page.locator('#theia-main-content-panel .lm-TabBar-toolbar .codicon-check').first();
+                await accept.waitFor({ state: 'visible', timeout: 10000 });
+                await accept.click();
+                expect((await probe.diffOutcome('diff', file)).result).to.deep.equal({ status: 'accepted', content: 'export const version = 2;\n' });
+            });
+
+            it('answers in Theia AI\'s chat through an ACP agent', async () => {
+                const chat = new AcpChat(window!, backend!);
+                const response = await chat.send('echo compatible');
+                await chat.finished(response);
+                expect(await chat.text(response)).to.contain('echo compatible');
+            });
+
+            it('opens the Agent Tasks view', async () => {
+                await window!.runCommand('Show Agent Tasks');
+                await window!.page.locator('.agent-tasks').first().waitFor({ state: 'visible', timeout: 20000 });
+            });
+        });
+    }
+});

@@ -53,10 +53,18 @@ export class AcpChat {
         return response;
     }
 
-    /** Waits until the response is complete (its toolbar appears). */
+    /**
+     * Waits until the response is complete: its toolbar is there and its "Generating" indicator gone
+     * (Theia 1.72 shows the toolbar while the response is still being generated).
+     */
     async finished(response: Locator, timeoutMs = 60000): Promise<void> {
-        await response.locator('.theia-ChatNodeToolbar').waitFor({ state: 'attached', timeout: timeoutMs })
-            .catch(async error => { throw new Error(`${error.message}; ${await this.window.describeForFailure('acp-chat')}; backend log:\n${this.backend.log.slice(-3000)}`); });
+        const deadline = Date.now() + timeoutMs;
+        try {
+            await response.locator('.theia-ChatNodeToolbar').waitFor({ state: 'attached', timeout: timeoutMs });
+            await response.locator('.theia-ChatContentInProgress').waitFor({ state: 'detached', timeout: Math.max(1, deadline - Date.now()) });
+        } catch (error) {
+            throw new Error(`${(error as Error).message}; ${await this.window.describeForFailure('acp-chat')}; backend log:\n${this.backend.log.slice(-3000)}`);
+        }
     }
 
     text(response: Locator): Promise<string> {

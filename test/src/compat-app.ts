@@ -150,11 +150,14 @@ export class CompatApp {
         };
     }
 
+    /** What `npm ls --all` finds wrong in the app's tree: unmet or invalid (peer) dependencies, extraneous packages. */
+    async treeProblems(): Promise<string[]> {
+        return (await this.listTree([])).problems ?? [];
+    }
+
     /** Every version of the package installed anywhere in the app's tree (`npm ls --all`). */
     async installedVersionsOf(packageName: string): Promise<string[]> {
-        // npm ls exits with 1 when the tree has problems (an unmet or invalid peer, say) and still prints it.
-        const { output } = await runCollecting('npm', ['ls', packageName, '--all', '--json'], this.dir, buildEnvironment(), 120_000);
-        const tree = JSON.parse(output.slice(output.indexOf('{'), output.lastIndexOf('}') + 1));
+        const tree = await this.listTree([packageName]);
         const versions = new Set<string>();
         const walk = (node: { dependencies?: Record<string, { version?: string; dependencies?: object }> }) => {
             for (const [name, child] of Object.entries(node.dependencies ?? {})) {
@@ -164,7 +167,13 @@ export class CompatApp {
                 walk(child as typeof node);
             }
         };
-        walk(tree);
+        walk(tree as Parameters<typeof walk>[0]);
         return [...versions].sort();
+    }
+
+    protected async listTree(packages: string[]): Promise<{ problems?: string[]; dependencies?: Record<string, object> }> {
+        // npm ls exits with 1 when the tree has problems and still prints it.
+        const { output } = await runCollecting('npm', ['ls', ...packages, '--all', '--json'], this.dir, buildEnvironment(), 120_000);
+        return JSON.parse(output.slice(output.indexOf('{'), output.lastIndexOf('}') + 1));
     }
 }

@@ -1,0 +1,65 @@
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as path from 'path';
+import { REPO_ROOT } from './theia-backend';
+
+interface Manifest {
+    name: string;
+    license?: string;
+    main?: string;
+    types?: string;
+    files?: string[];
+    keywords?: string[];
+    theiaExtensions?: object[];
+    scripts?: Record<string, string>;
+    dependencies?: Record<string, string>;
+    peerDependencies?: Record<string, string>;
+    devDependencies?: Record<string, string>;
+}
+
+const support: { peerRange: string; tested: string[] } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'configs', 'theia-support.json'), 'utf8'));
+const packagesDir = path.join(REPO_ROOT, 'packages');
+const packages = fs.readdirSync(packagesDir).map(name => ({
+    dir: path.join(packagesDir, name),
+    manifest: JSON.parse(fs.readFileSync(path.join(packagesDir, name, 'package.json'), 'utf8')) as Manifest
+}));
+
+/** What every published package must declare, so that it installs into a user's app as it is (issue: installs anywhere Theia runs). */
+describe('Package manifests', () => {
+    for (const { dir, manifest } of packages) {
+        describe(manifest.name, () => {
+            it('takes Theia from the app: every @theia/* is a peer over the supported range, pinned only for this repository\'s build', () => {
+                const theiaDependencies = Object.keys(manifest.dependencies ?? {}).filter(name => name.startsWith('@theia/'));
+                expect(theiaDependencies, 'direct @theia/* dependencies (a second copy of Theia in older or newer apps)').to.deep.equal([]);
+                for (const [name, range] of Object.entries(manifest.peerDependencies ?? {})) {
+                    expect(range, name).to.equal(support.peerRange);
+                    expect(manifest.devDependencies?.[name], `${name} for this repository's build`).to.equal(support.tested[support.tested.length - 1]);
+                }
+            });
+
+            it('is ready to publish: license text, entry points that exist, its files, lib built on pack', () => {
+                expect(manifest.license).to.equal('EPL-2.0');
+                expect(fs.readFileSync(path.join(dir, 'LICENSE'), 'utf8')).to.match(/^Eclipse Public License - v 2\.0/);
+                expect(fs.existsSync(path.join(dir, 'README.md')), 'README.md').to.equal(true);
+                expect(manifest.files).to.include.members(['lib', 'src']);
+                expect(manifest.scripts?.prepack).to.equal('tsc --build');
+                // Built entry points exist once compiled (the unit stage runs after the build).
+                expect(fs.existsSync(path.join(dir, manifest.main!)), manifest.main).to.equal(true);
+                expect(fs.existsSync(path.join(dir, manifest.types!)), manifest.types).to.equal(true);
+                if (manifest.theiaExtensions) {
+                    expect(manifest.keywords).to.include('theia-extension');
+                }
+            });
+
+            it('takes third-party libraries as ranges, our own packages at their one version', () => {
+                for (const [name, version] of Object.entries(manifest.dependencies ?? {})) {
+                    if (name.startsWith('@theia-cli-companion/')) {
+                        expect(version, name).to.match(/^\d+\.\d+\.\d+$/);
+                    } else {
+                        expect(version, name).to.match(/^[~^]\d+\.\d+\.\d+$/);
+                    }
+                }
+            });
+        });
+    }
+});

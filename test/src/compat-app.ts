@@ -6,6 +6,11 @@ import * as path from 'path';
 import { trackProcess } from './processes';
 import { REPO_ROOT } from './theia-backend';
 
+interface TreeNode {
+    version?: string;
+    dependencies?: Record<string, TreeNode>;
+}
+
 /** The supported Theia range and the versions the compatibility test builds apps at. */
 export const THEIA_SUPPORT: { peerRange: string; tested: string[] } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'configs', 'theia-support.json'), 'utf8'));
 
@@ -150,30 +155,24 @@ export class CompatApp {
         };
     }
 
-    /** What `npm ls --all` finds wrong in the app's tree: unmet or invalid (peer) dependencies, extraneous packages. */
-    async treeProblems(): Promise<string[]> {
-        return (await this.listTree([])).problems ?? [];
-    }
-
-    /** Every version of the package installed anywhere in the app's tree (`npm ls --all`). */
-    async installedVersionsOf(packageName: string): Promise<string[]> {
-        const tree = await this.listTree([packageName]);
-        const versions = new Set<string>();
-        const walk = (node: { dependencies?: Record<string, { version?: string; dependencies?: object }> }) => {
+    /**
+     * The app's whole installed tree as `npm ls --all` sees it: every version of each package
+     * anywhere in it, and what npm finds wrong (unmet or invalid peers, extraneous packages).
+     */
+    async installedTree(): Promise<{ versionsOf(packageName: string): string[]; problems: string[] }> {
+        // npm ls exits with 1 when the tree has problems and still prints it.
+        const { output } = await runCollecting('npm', ['ls', '--all', '--json'], this.dir, buildEnvironment(), 120_000);
+        const tree: TreeNode & { problems?: string[] } = JSON.parse(output.slice(output.indexOf('{'), output.lastIndexOf('}') + 1));
+        const versions = new Map<string, Set<string>>();
+        const walk = (node: TreeNode) => {
             for (const [name, child] of Object.entries(node.dependencies ?? {})) {
-                if (name === packageName && child.version) {
-                    versions.add(child.version);
+                if (child.version) {
+                    versions.set(name, (versions.get(name) ?? new Set()).add(child.version));
                 }
-                walk(child as typeof node);
+                walk(child);
             }
         };
-        walk(tree as Parameters<typeof walk>[0]);
-        return [...versions].sort();
-    }
-
-    protected async listTree(packages: string[]): Promise<{ problems?: string[]; dependencies?: Record<string, object> }> {
-        // npm ls exits with 1 when the tree has problems and still prints it.
-        const { output } = await runCollecting('npm', ['ls', ...packages, '--all', '--json'], this.dir, buildEnvironment(), 120_000);
-        return JSON.parse(output.slice(output.indexOf('{'), output.lastIndexOf('}') + 1));
+        walk(tree);
+        return { versionsOf: name => [...versions.get(name) ?? []].sort(), problems: tree.problems ?? [] };
     }
 }

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
+import { THEIA_SUPPORT as support } from './compat-app';
 import { REPO_ROOT } from './theia-backend';
 
 interface Manifest {
@@ -17,7 +18,6 @@ interface Manifest {
     devDependencies?: Record<string, string>;
 }
 
-const support: { peerRange: string; tested: string[] } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'configs', 'theia-support.json'), 'utf8'));
 const packagesDir = path.join(REPO_ROOT, 'packages');
 const packages = fs.readdirSync(packagesDir).map(name => ({
     dir: path.join(packagesDir, name),

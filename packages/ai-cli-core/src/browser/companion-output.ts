@@ -21,7 +21,7 @@ export class CompanionOutput {
     @inject(IdeCompanionFrontendClientImpl) protected readonly client: IdeCompanionFrontendClientImpl;
     @inject(IdeCompanionBackend) protected readonly backend: IdeCompanionBackend;
     @inject(WindowCompanionService) protected readonly companion: WindowCompanionService;
-    @inject(ILogger) @named('ai-cli-ide-companion:CompanionOutput') protected readonly logger: ILogger;
+    @inject(ILogger) @named('ai-cli-core:CompanionOutput') protected readonly logger: ILogger;
 
     protected readonly shown = new Set<string>();
     protected readonly recentEvents: CompanionEvent[] = [];

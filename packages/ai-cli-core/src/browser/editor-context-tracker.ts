@@ -40,7 +40,7 @@ export class EditorContextTracker implements FrontendApplicationContribution {
     @inject(WindowCompanionService) protected readonly companion: WindowCompanionService;
     @inject(IdeCompanionBackend) protected readonly backend: IdeCompanionBackend;
     @inject(IdeCompanionPreferences) protected readonly preferences: IdeCompanionPreferences;
-    @inject(ILogger) @named('ai-cli-ide-companion:EditorContextTracker') protected readonly logger: ILogger;
+    @inject(ILogger) @named('ai-cli-core:EditorContextTracker') protected readonly logger: ILogger;
 
     protected readonly model = new OpenEditorsModel();
     protected readonly toDispose = new DisposableCollection();

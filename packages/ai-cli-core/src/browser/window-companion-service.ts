@@ -36,7 +36,7 @@ export class WindowCompanionService {
     @inject(WorkspaceService) protected readonly workspaceService: WorkspaceService;
     @inject(PreferenceService) protected readonly preferenceService: PreferenceService;
     @inject(IdeCompanionPreferences) protected readonly preferences: IdeCompanionPreferences;
-    @inject(ILogger) @named('ai-cli-ide-companion:WindowCompanionService') protected readonly logger: ILogger;
+    @inject(ILogger) @named('ai-cli-core:WindowCompanionService') protected readonly logger: ILogger;
 
     protected _state: WindowCompanionState = { kind: 'starting' };
     /** Resolves with the status once the server runs, or undefined when it is off or failed. */

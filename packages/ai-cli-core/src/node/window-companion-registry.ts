@@ -29,7 +29,7 @@ const WINDOW_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 @injectable()
 export class WindowCompanionRegistry implements BackendApplicationContribution {
 
-    @inject(ILogger) @named('ai-cli-ide-companion:WindowCompanionRegistry')
+    @inject(ILogger) @named('ai-cli-core:WindowCompanionRegistry')
     protected readonly logger: ILogger;
 
     @inject(ContributionProvider) @named(WindowModuleContribution)

@@ -57,7 +57,7 @@ export class DiffReviewService implements DiffRequestHandler {
     @inject(IdeCompanionBackend) protected readonly backend: IdeCompanionBackend;
     @inject(MessageService) protected readonly messageService: MessageService;
     @inject(FileService) protected readonly fileService: FileService;
-    @inject(ILogger) @named('ai-cli-ide-companion:DiffReviewService') protected readonly logger: ILogger;
+    @inject(ILogger) @named('ai-cli-core:DiffReviewService') protected readonly logger: ILogger;
     @inject(IdeCompanionPreferences) protected readonly preferences: IdeCompanionPreferences;
     @inject(CompanionLog) protected readonly output: CompanionLog;
 

@@ -1,7 +1,5 @@
-// Test helpers for the core's backend, and the window companion itself for tests that build one.
+// Test helpers for the core's backend (the window's graph itself is in lib/node/window).
 export * from './mcp-test-client';
 export * from './raw-http';
 export * from './recording-logger';
 export * from './recording-window';
-export { WindowCompanion } from '../window-companion';
-export { createWindowCompanion } from '../window-companion-module';

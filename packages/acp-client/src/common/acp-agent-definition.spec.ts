@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BUILT_IN_ACP_AGENTS, parseAgentDefinitions } from './acp-agent-definition';
+import { BUILT_IN_ACP_AGENTS, agentIdentity, parseAgentDefinitions } from './acp-agent-definition';
 
 describe('parseAgentDefinitions', () => {
     it('offers the built-in agents when the user defines none', () => {
@@ -10,15 +10,33 @@ describe('parseAgentDefinitions', () => {
         expect(problems).to.deep.equal([]);
     });
 
-    it('adds user agents, fills defaults, and lets a user entry replace a built-in of the same name', () => {
+    it('adds user agents and fills defaults, and never lets a user entry replace a built-in', () => {
         const { definitions, problems } = parseAgentDefinitions([
             { name: 'my-agent', command: '/opt/agent', args: ['--stdio'] },
-            { name: 'gemini', command: '/usr/local/bin/gemini', args: ['--acp', '--debug'], env: { GEMINI_MODEL: 'x' } }
+            { name: 'gemini', command: './.theia/impostor.sh', args: ['--acp'], env: { NODE_OPTIONS: '--require ./x.js' } }
         ]);
-        expect(problems).to.deep.equal([]);
-        expect(definitions.map(d => d.name)).to.deep.equal(['Qwen', 'my-agent', 'gemini']);
-        expect(definitions[1].env).to.deep.equal({});
-        expect(definitions[2].env).to.deep.equal({ GEMINI_MODEL: 'x' });
+        expect(problems).to.deep.equal(['Agent "gemini" is ignored: a built-in agent has that name and cannot be replaced; give yours a name of its own']);
+        expect(definitions.map(d => d.name)).to.deep.equal(['Gemini', 'Qwen', 'my-agent']);
+        expect(definitions[0]).to.deep.include({ command: 'gemini', args: ['--acp'], env: {} });
+        expect(definitions[2].env).to.deep.equal({});
+    });
+
+    it('keeps a built-in name reserved while the built-ins are turned off', () => {
+        const { definitions, problems } = parseAgentDefinitions([{ name: 'Qwen', command: '/tmp/other' }], []);
+        expect(definitions).to.deep.equal([]);
+        expect(problems[0]).to.match(/"Qwen" is ignored: a built-in agent has that name/);
+    });
+
+    it('binds an agent\'s identity to what it runs, not to its name, and keeps variable values out of it', () => {
+        const [gemini] = BUILT_IN_ACP_AGENTS;
+        expect(agentIdentity(gemini)).to.equal('built-in:Gemini');
+        expect(agentIdentity({ ...gemini, command: '/elsewhere/gemini' })).to.not.equal(agentIdentity(gemini));
+        const mine = { name: 'mine', command: '/opt/agent', args: ['--stdio'], env: { API_TOKEN: 'secret-value' } };
+        expect(agentIdentity(mine)).to.not.include('secret-value');
+        expect(agentIdentity({ ...mine, args: ['--stdio', '--other'] })).to.not.equal(agentIdentity(mine));
+        expect(agentIdentity({ ...mine, command: '/opt/impostor' })).to.not.equal(agentIdentity(mine));
+        expect(agentIdentity({ ...mine, env: { API_TOKEN: 'x', NODE_OPTIONS: '--require y' } })).to.not.equal(agentIdentity(mine));
+        expect(agentIdentity({ ...mine, env: { API_TOKEN: 'another' } })).to.equal(agentIdentity(mine));
     });
 
     it('keeps the good entries and says exactly what is wrong with each bad one', () => {

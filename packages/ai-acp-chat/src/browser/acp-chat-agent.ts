@@ -6,7 +6,7 @@ import type { KeyStoreService } from '@theia/core/lib/common/key-store';
 import type { QuickInputService } from '@theia/core/lib/common/quick-pick-service';
 import { LanguageModelRequirement, PromptVariantSet } from '@theia/ai-core';
 import { nls } from '@theia/core/lib/common/nls';
-import type { AcpAgentDefinition } from '@theia-cli-companion/acp-client/lib/common';
+import { AcpAgentDefinition, agentIdentity } from '@theia-cli-companion/acp-client/lib/common';
 import type { DiffReviewService } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import { AcpChatBackend, AcpSessionInfo, AcpStartFailure, AcpStartResult } from '../common/acp-chat-protocol';
 import { AcpChatClientImpl } from './acp-chat-client-impl';
@@ -27,6 +27,8 @@ export interface AcpChatAgentServices {
     /** The folder the agent works in and every workspace folder; undefined when no folder is open. */
     readonly workspace: () => Promise<{ cwd: string; roots: string[] } | undefined>;
     readonly onCommands: (agent: AcpChatAgent, commands: acp.AvailableCommand[]) => void;
+    /** Whether the agent may start in this workspace (asks the user to trust it when it is not trusted). */
+    readonly mayStart: (agentName: string) => Promise<boolean>;
 }
 
 /**
@@ -122,6 +124,11 @@ export class AcpChatAgent implements ChatAgent {
             this.fail(request, nls.localize('theia-cli-companion/acp-chat/noFolder', 'Open a folder first: {0} works in a workspace folder.', this.name));
             return undefined;
         }
+        if (!await this.services.mayStart(this.name)) {
+            this.fail(request, nls.localize('theia-cli-companion/acp-chat/untrusted',
+                '{0} was not started: this workspace is not trusted. Trust it (Manage Workspace Trust) and send your message again.', this.name));
+            return undefined;
+        }
         const stored = request.session.settings?.[ACP_SESSION_SETTING];
         const start = () => this.services.backend.startSession({
             chatSessionId: chatId, agent: this.definition, cwd: workspace.cwd, roots: workspace.roots,
@@ -194,8 +201,9 @@ export class AcpChatAgent implements ChatAgent {
         return true;
     }
 
+    /** Keys are kept for what the agent runs, not for its name (see `agentIdentity`). */
     protected keyAccount(methodId: string): string {
-        return `${this.definition.name}/${methodId}`;
+        return `${agentIdentity(this.definition)}/${methodId}`;
     }
 
     protected askForMethod(request: MutableChatRequestModel, failure: Extract<AcpStartFailure, { kind: 'auth-required' }>): Promise<acp.AuthMethod | undefined> {

@@ -10,7 +10,7 @@ import { AgentService, PromptService } from '@theia/ai-core';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
 import { KeyStoreService } from '@theia/core/lib/common/key-store';
 import { QuickInputService } from '@theia/core/lib/common/quick-pick-service';
-import { DiffReviewService } from '@theia-cli-companion/ai-cli-core/lib/browser';
+import { DiffReviewService, ExecutionSettings, WorkspaceTrustGate } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import { BUILT_IN_ACP_AGENTS, parseAgentDefinitions } from '@theia-cli-companion/acp-client/lib/common';
 import { AcpChatBackend } from '../common/acp-chat-protocol';
 import { ACP_AGENTS_PREF, ACP_BUILT_IN_AGENTS_PREF, AcpChatPreferences } from '../common/acp-chat-preferences';
@@ -19,7 +19,7 @@ import { AcpChatClientImpl } from './acp-chat-client-impl';
 
 /**
  * Keeps Theia AI's chat agents in step with the configured ACP agents (the built-ins and the
- * user's `aiCliCompanion.acp.agents`), and offers each agent's slash commands in the chat input.
+ * `aiCliCompanion.acp.agents` of the user's settings), and offers each agent's slash commands in the chat input.
  */
 @injectable()
 export class AcpChatAgentsContribution implements FrontendApplicationContribution {
@@ -32,6 +32,8 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
     @inject(DiffReviewService) protected readonly diffs: DiffReviewService;
     @inject(WorkspaceService) protected readonly workspace: WorkspaceService;
     @inject(AcpChatPreferences) protected readonly preferences: AcpChatPreferences;
+    @inject(ExecutionSettings) protected readonly settings: ExecutionSettings;
+    @inject(WorkspaceTrustGate) protected readonly trustGate: WorkspaceTrustGate;
     @inject(MessageService) protected readonly messages: MessageService;
     @inject(KeyStoreService) protected readonly keyStore: KeyStoreService;
     @inject(QuickInputService) protected readonly quickInput: QuickInputService;
@@ -64,7 +66,8 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
 
     protected update(): void {
         const builtIns = this.preferences[ACP_BUILT_IN_AGENTS_PREF] ? BUILT_IN_ACP_AGENTS : [];
-        const { definitions, problems } = parseAgentDefinitions(this.preferences[ACP_AGENTS_PREF], builtIns);
+        // The agents a chat may start come from the user's settings only, never from the workspace's.
+        const { definitions, problems } = parseAgentDefinitions(this.settings.get(ACP_AGENTS_PREF), builtIns);
         problems.forEach(problem => {
             this.logger.warn(problem);
             this.messages.warn(nls.localize('theia-cli-companion/acp-chat/badAgent', 'Setting {0}: {1}', ACP_AGENTS_PREF, problem));
@@ -79,7 +82,8 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
                 const roots = (await this.workspace.roots).map(root => root.resource.path.fsPath());
                 return roots.length ? { cwd: roots[0], roots } : undefined;
             },
-            onCommands: (agent, commands) => this.offerCommands(agent, commands)
+            onCommands: (agent, commands) => this.offerCommands(agent, commands),
+            mayStart: agentName => this.trustGate.mayStart(agentName)
         }));
         this.registered.forEach(agent => {
             this.agentService.registerAgent(agent);

@@ -3,6 +3,7 @@ import { nls } from '@theia/core/lib/common/nls';
 import { PreferenceContribution, PreferenceSchema } from '@theia/core/lib/common/preferences/preference-schema';
 import { createPreferenceProxy, PreferenceProxy } from '@theia/core/lib/common/preferences/preference-proxy';
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
+import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-scope';
 
 export const ACP_AGENTS_PREF = 'aiCliCompanion.acp.agents';
 export const ACP_BUILT_IN_AGENTS_PREF = 'aiCliCompanion.acp.builtInAgents';
@@ -11,6 +12,8 @@ export const acpChatPreferenceSchema: PreferenceSchema = {
     properties: {
         [ACP_AGENTS_PREF]: {
             type: 'array',
+            // What runs is the user's choice alone: ExecutionSettings ignores workspace and folder values.
+            scope: PreferenceScope.User,
             default: [],
             items: {
                 type: 'object',
@@ -28,7 +31,8 @@ export const acpChatPreferenceSchema: PreferenceSchema = {
                 }
             },
             description: nls.localize('theia-cli-companion/acp-chat/agents',
-                'More Agent Client Protocol agents for the AI chat, each {"name", "command", "args", "env"}. An entry named like a built-in agent (Gemini, Qwen) replaces it.')
+                // eslint-disable-next-line @stylistic/max-len -- an nls default text is one string literal
+                'More Agent Client Protocol agents for the AI chat, each {"name", "command", "args", "env"}, with names of their own (a built-in agent cannot be replaced). User settings only: a workspace cannot add agents.')
         },
         [ACP_BUILT_IN_AGENTS_PREF]: {
             type: 'boolean',

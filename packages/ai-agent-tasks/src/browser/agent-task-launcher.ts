@@ -7,9 +7,10 @@ import { EditorManager } from '@theia/editor/lib/browser/editor-manager';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
 import { APPROVAL_MODES, ApprovalMode } from '@theia-cli-companion/gemini-headless-protocol/lib/common';
 import { AgentTaskRequest, AgentTaskSummary } from '../common/agent-task-protocol';
-import { AgentTaskPreferences, TASKS_APPROVAL_MODE_PREF, TASKS_COMMAND_PREF, TASKS_MODEL_PREF } from '../common/agent-task-preferences';
+import { AgentTaskPreferences, TASKS_APPROVAL_MODE_PREF, TASKS_COMMAND_PREF, TASKS_MODEL_PREF, agentTaskPreferenceSchema } from '../common/agent-task-preferences';
 import { AgentTaskService } from './agent-task-service';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
+import { ExecutionSettings, WorkspaceTrustGate } from '@theia-cli-companion/ai-cli-core/lib/browser';
 
 const MODE_LABELS: Record<ApprovalMode, () => { label: string; detail: string }> = {
     default: () => ({
@@ -48,6 +49,8 @@ export class AgentTaskLauncher {
     @inject(MessageService) protected readonly messages: MessageService;
     @inject(AgentTaskPreferences) protected readonly preferences: AgentTaskPreferences;
     @inject(AgentTaskService) protected readonly tasks: AgentTaskService;
+    @inject(ExecutionSettings) protected readonly settings: ExecutionSettings;
+    @inject(WorkspaceTrustGate) protected readonly trustGate: WorkspaceTrustGate;
 
     async run(): Promise<AgentTaskSummary | undefined> {
         const roots = this.workspace.tryGetRoots().map(root => root.resource);
@@ -86,10 +89,17 @@ export class AgentTaskLauncher {
         });
     }
 
-    /** Starts a task as asked (also "Run Again"); failures to start are shown, not thrown. */
+    /**
+     * Starts a task as asked (also "Run Again"), in a trusted workspace only, with the Gemini CLI of the
+     * user's settings; failures to start are shown, not thrown.
+     */
     async start(request: AgentTaskRequest): Promise<AgentTaskSummary | undefined> {
+        if (!await this.trustGate.mayStart(nls.localize('theia-cli-companion/agent-tasks/theTask', 'The agent task'))) {
+            return undefined;
+        }
+        const command = this.settings.get<string>(TASKS_COMMAND_PREF)?.trim() || agentTaskPreferenceSchema.properties[TASKS_COMMAND_PREF].default as string;
         try {
-            return await this.tasks.start({ ...request, command: this.preferences[TASKS_COMMAND_PREF] });
+            return await this.tasks.start({ ...request, command });
         } catch (error) {
             this.messages.error(nls.localize('theia-cli-companion/agent-tasks/startFailed',
                 'The agent task could not start: {0}', describeError(error)));
@@ -130,7 +140,7 @@ export class AgentTaskLauncher {
     }
 
     protected async pickApprovalMode(): Promise<ApprovalMode | undefined> {
-        const preferred = this.preferences[TASKS_APPROVAL_MODE_PREF];
+        const preferred = this.settings.get<ApprovalMode>(TASKS_APPROVAL_MODE_PREF);
         const items: (QuickPickItem & { mode: ApprovalMode })[] = APPROVAL_MODES.map(mode => ({ ...MODE_LABELS[mode](), mode }));
         const picked = await this.quickInput.showQuickPick(items, {
             title: nls.localize('theia-cli-companion/agent-tasks/modeTitle', 'Run Gemini Task: what may it do?'),

@@ -3,6 +3,7 @@ import { nls } from '@theia/core/lib/common/nls';
 import { PreferenceContribution, PreferenceSchema } from '@theia/core/lib/common/preferences/preference-schema';
 import { PreferenceProxy, createPreferenceProxy } from '@theia/core/lib/common/preferences/preference-proxy';
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
+import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-scope';
 import { CLI_CATALOGUE } from '@theia-cli-companion/cli-process/lib/common';
 import { APPROVAL_MODES, ApprovalMode } from '@theia-cli-companion/gemini-headless-protocol/lib/common';
 
@@ -14,9 +15,11 @@ export const agentTaskPreferenceSchema: PreferenceSchema = {
     properties: {
         [TASKS_COMMAND_PREF]: {
             type: 'string',
+            // What runs, and what it may do unasked, are the user's choice alone: ExecutionSettings ignores workspace values.
+            scope: PreferenceScope.User,
             default: CLI_CATALOGUE.gemini.command,
             description: nls.localize('theia-cli-companion/agent-tasks/commandPref',
-                'The Gemini CLI that agent tasks run: a name looked up on the PATH of the IDE\'s backend, or an absolute path.')
+                'The Gemini CLI that agent tasks run: a name looked up on the PATH of the IDE\'s backend, or an absolute path. User settings only: a workspace cannot set it.')
         },
         [TASKS_MODEL_PREF]: {
             type: 'string',
@@ -27,6 +30,7 @@ export const agentTaskPreferenceSchema: PreferenceSchema = {
         },
         [TASKS_APPROVAL_MODE_PREF]: {
             type: 'string',
+            scope: PreferenceScope.User,
             enum: [...APPROVAL_MODES],
             enumDescriptions: [
                 nls.localize('theia-cli-companion/agent-tasks/modeDefault', 'Read only: headless, Gemini CLI leaves out every tool that would need approval (edits, shell).'),

@@ -19,6 +19,8 @@ import { CompanionOutput } from './companion-output';
 import { CompanionLog } from './companion-log';
 import { MonacoTextModels } from './monaco-text-models';
 import { TextModels } from './text-models';
+import { ExecutionSettings } from './untrusted-workspace/execution-settings';
+import { WorkspaceTrustGate } from './untrusted-workspace/workspace-trust-gate';
 
 /**
  * The window's side of its companion: the connection to the backend's window server, the editor
@@ -37,6 +39,8 @@ export default new ContainerModule(bind => {
     bind(CompanionOutput).toSelf().inSingletonScope();
     bind(CompanionLog).toService(CompanionOutput);
     bind(TextModels).to(MonacoTextModels).inSingletonScope();
+    bind(ExecutionSettings).toSelf().inSingletonScope();
+    bind(WorkspaceTrustGate).toSelf().inSingletonScope();
 
     bind(EditorContextTracker).toSelf().inSingletonScope();
     bind(FrontendApplicationContribution).toService(EditorContextTracker);

@@ -1,6 +1,9 @@
-// What other extensions use from the core's frontend: the window's companion, its diff review, its log.
+// What other extensions use from the core's frontend: the window's companion, its diff review, its log, and the
+// guards for anything that runs code in a workspace (user-only execution settings, workspace trust).
 export * from './companion-log';
 export * from './companion-output';
 export * from './diff-review/diff-review-service';
 export * from './editor-context-tracker';
 export * from './window-companion-service';
+export * from './untrusted-workspace/execution-settings';
+export * from './untrusted-workspace/workspace-trust-gate';

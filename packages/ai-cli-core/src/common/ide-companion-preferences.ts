@@ -3,6 +3,7 @@ import { nls } from '@theia/core/lib/common/nls';
 import { PreferenceContribution, PreferenceSchema } from '@theia/core/lib/common/preferences/preference-schema';
 import { PreferenceProxy, createPreferenceProxy } from '@theia/core/lib/common/preferences/preference-proxy';
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
+import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-scope';
 import { CLI_FLAVOUR_DISPLAY_NAMES, CLI_FLAVOUR_IDS, CLI_FLAVOUR_PACKAGES, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 
 export const COMPANION_ENABLED_PREF = 'aiCliCompanion.enabled';
@@ -27,12 +28,15 @@ function flavourProperties(flavour: CliFlavourId): PreferenceSchema['properties'
         },
         [flavourPreference(flavour, 'command')]: {
             type: 'string',
+            // What runs is the user's choice alone: ExecutionSettings ignores workspace and folder values.
+            scope: PreferenceScope.User,
             default: CLI_FLAVOUR_PACKAGES[flavour].command,
             description: nls.localize('theia-cli-companion/cli-core/flavourCommand',
-                'The command "Run {0}" starts: a name looked up on the PATH of the IDE\'s terminals, or an absolute path.', name)
+                'The command "Run {0}" starts: a name looked up on the PATH of the IDE\'s terminals, or an absolute path. User settings only: a workspace cannot set it.', name)
         },
         [flavourPreference(flavour, 'args')]: {
             type: 'array',
+            scope: PreferenceScope.User,
             items: { type: 'string' },
             default: [],
             description: nls.localize('theia-cli-companion/cli-core/flavourArgs', 'Arguments "Run {0}" passes to the command.', name)

@@ -4,7 +4,6 @@ import { QuickInputService } from '@theia/core/lib/browser/quick-input/quick-inp
 import { MessageService } from '@theia/core/lib/common/message-service';
 import { nls } from '@theia/core/lib/common/nls';
 import URI from '@theia/core/lib/common/uri';
-import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import { TerminalService } from '@theia/terminal/lib/browser/base/terminal-service';
 import { TerminalWidget } from '@theia/terminal/lib/browser/base/terminal-widget';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
@@ -12,10 +11,11 @@ import { CLI_FLAVOUR_DISPLAY_NAMES, CLI_FLAVOUR_PACKAGES, CliFlavourId } from '@
 import { installCommandOf } from '@theia-cli-companion/cli-process/lib/common';
 import { IdeCompanionBackend, flavourPreference } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { cliCommandLine } from '../common/cli-command-line';
-import { CompanionOutput, WindowCompanionService } from '@theia-cli-companion/ai-cli-core/lib/browser';
+import { CompanionOutput, ExecutionSettings, WindowCompanionService, WorkspaceTrustGate } from '@theia-cli-companion/ai-cli-core/lib/browser';
 
 /**
- * "Run Gemini CLI" / "Run Qwen Code": a terminal of this window (so it carries the window's
+ * "Run Gemini CLI" / "Run Qwen Code" / "Run Claude Code", in a trusted workspace only, with the command
+ * from the user's settings only: a terminal of this window (so it carries the window's
  * variables), named after the CLI and the folder, in that folder, running the CLI. A CLI that is not
  * installed gets its install command instead of a shell error.
  */
@@ -27,15 +27,19 @@ export class CliLauncher {
     @inject(QuickInputService) protected readonly quickInput: QuickInputService;
     @inject(MessageService) protected readonly messages: MessageService;
     @inject(ClipboardService) protected readonly clipboard: ClipboardService;
-    @inject(PreferenceService) protected readonly preferences: PreferenceService;
+    @inject(ExecutionSettings) protected readonly settings: ExecutionSettings;
+    @inject(WorkspaceTrustGate) protected readonly trustGate: WorkspaceTrustGate;
     @inject(IdeCompanionBackend) protected readonly backend: IdeCompanionBackend;
     @inject(WindowCompanionService) protected readonly companion: WindowCompanionService;
     @inject(CompanionOutput) protected readonly output: CompanionOutput;
 
     async run(flavour: CliFlavourId): Promise<TerminalWidget | undefined> {
         const name = CLI_FLAVOUR_DISPLAY_NAMES[flavour];
+        if (!await this.trustGate.mayStart(name)) {
+            return undefined;
+        }
         const commandLine = cliCommandLine(flavour,
-            this.preferences.get(flavourPreference(flavour, 'command')), this.preferences.get(flavourPreference(flavour, 'args')));
+            this.settings.get(flavourPreference(flavour, 'command')), this.settings.get(flavourPreference(flavour, 'args')));
         const executable = await this.backend.findExecutable(commandLine[0]);
         if (!executable && !await this.offerInstall(flavour, commandLine[0])) {
             return undefined;

@@ -5,7 +5,7 @@ import { inject, injectable, named } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core/lib/common/logger';
 import { AcpAgent, AcpClientServices, AcpSession, AcpAgentNotFoundError } from '@theia-cli-companion/acp-client/lib/node';
 import { AcpLogger } from '@theia-cli-companion/acp-client/lib/common';
-import { isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { checkInsideRoots, describeRefusal } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { AcpTerminalHost } from './acp-terminal-host';
 import { WindowAgentCredentials } from '@theia-cli-companion/ai-cli-core/lib/node';
 import type { AgentCredential } from '@theia-cli-companion/ai-cli-core/lib/node';
@@ -182,9 +182,11 @@ export class AcpChatBackendImpl implements AcpChatBackend {
         if (!path.isAbsolute(filePath)) {
             throw new Error(`The path must be absolute: ${filePath}`);
         }
-        if (!chat || !await isInsideRoots(filePath, chat.roots)) {
-            this.logger.warn(`Chat ${chatSessionId}: refused the agent access to ${filePath}, outside the workspace folders`);
-            throw new Error(`${filePath} is outside the workspace folders (${chat?.roots.join(', ') ?? 'none'}); access refused`);
+        const roots = chat?.roots ?? [];
+        const refusal = describeRefusal(filePath, await checkInsideRoots(filePath, roots), roots);
+        if (refusal) {
+            this.logger.warn(`Chat ${chatSessionId}: refused the agent access to ${filePath}: it ${refusal}`);
+            throw new Error(`${filePath} ${refusal}; access refused`);
         }
     }
 

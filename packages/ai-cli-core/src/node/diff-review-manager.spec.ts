@@ -160,4 +160,24 @@ describe('DiffReviewManager', () => {
         expect(browser.opened).to.deep.equal([]);
         await cli.client.close();
     });
+
+    it('refuses a "new file" that is a dangling link to outside the workspace, and shows one that lands inside', async () => {
+        // An untrusted repository can carry such a link: accepting the "new file" would write through it.
+        const outsideTarget = path.join(root, 'home', '.ssh', 'authorized_keys');
+        fs.mkdirSync(path.dirname(outsideTarget), { recursive: true });
+        const notes = path.join(root, 'ws', 'notes.md');
+        fs.symlinkSync('../home/.ssh/authorized_keys', notes);
+        const cli = await connectCli(window);
+        const refused = await cli.call('openDiff', { filePath: notes, newContent: 'ssh-ed25519 AAAA attacker\n' });
+        expect(refused.isError).to.equal(true);
+        expect(text(refused)).to.equal(`${notes} is outside the workspace folders (${path.join(root, 'ws')}) (it leads to ${outsideTarget}); refusing to show a change to it`);
+        expect(browser.opened).to.deep.equal([]);
+        expect(fs.existsSync(outsideTarget), 'nothing created outside').to.equal(false);
+
+        const later = path.join(root, 'ws', 'later.md');
+        fs.symlinkSync('dir/later.md', later);
+        expect(await cli.call('openDiff', { filePath: later, newContent: 'fine\n' })).to.deep.equal({ content: [] });
+        expect(browser.opened.map(opened => opened.fileExists)).to.deep.equal([false]);
+        await cli.client.close();
+    });
 });

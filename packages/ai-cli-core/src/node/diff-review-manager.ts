@@ -15,7 +15,7 @@ import { CompanionLogger } from './companion-logger';
 import { McpEndpoint } from './mcp-endpoint';
 import { toolError } from './mcp-tool-results';
 import { WindowContext } from './window-context';
-import { isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { checkInsideRoots, describeRefusal } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { describeError, formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
 
 export interface OpenDiff {
@@ -238,10 +238,13 @@ export class DiffReviewManager {
             throw new Error(`filePath must be absolute, got ${JSON.stringify(filePath)}`);
         }
         const roots = this.windowContext.roots;
-        if (!await isInsideRoots(filePath, roots)) {
-            throw new Error(roots.length
-                ? `${filePath} is outside the workspace folders of this window (${roots.join(', ')}); refusing to show a change to it`
-                : `This window has no workspace folder open; refusing to show a change to ${filePath}`);
+        if (!roots.length) {
+            throw new Error(`This window has no workspace folder open; refusing to show a change to ${filePath}`);
+        }
+        // Judged by where the path lands, dangling links followed: accepting a "new file" must not write outside.
+        const refusal = describeRefusal(filePath, await checkInsideRoots(filePath, roots), roots);
+        if (refusal) {
+            throw new Error(`${filePath} ${refusal}; refusing to show a change to it`);
         }
         let stat: fs.Stats;
         try {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import {
     DocumentArgumentsSchema, GetDiagnosticsArgumentsSchema, IdeContextToolName, NoArgumentsSchema, OpenFileArgumentsSchema
 } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { checkInsideRoots, describeRefusal } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { IdeCompanionFrontendClient } from '../common/ide-companion-protocol';
 import { McpSessionContext, McpToolContribution } from './mcp-tool-contribution';
 import { textResult, validatedTools } from './mcp-tool-results';
@@ -70,8 +70,9 @@ export async function fileUriInWorkspace(filePath: string, roots: readonly strin
     if (!path.isAbsolute(filePath)) {
         throw new Error(`filePath must be absolute, got ${JSON.stringify(filePath)}`);
     }
-    if (!await isInsideRoots(filePath, roots)) {
-        throw new Error(`${filePath} is outside the workspace folders of this window (${roots.join(', ') || 'none'})`);
+    const refusal = describeRefusal(filePath, await checkInsideRoots(filePath, roots), roots);
+    if (refusal) {
+        throw new Error(`${filePath} ${refusal}`);
     }
     return FileUri.create(path.normalize(filePath)).toString();
 }

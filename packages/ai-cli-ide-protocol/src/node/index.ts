@@ -7,6 +7,7 @@ export * from './discovery/discovery-file-cleaner';
 export * from './discovery/gemini-cli-flavour';
 export * from './discovery/ide-mode-flavours';
 export * from './discovery/qwen-code-flavour';
+export * from './file-within-roots';
 export * from './private-file';
 export * from './process-liveness';
 export * from './workspace-boundary';

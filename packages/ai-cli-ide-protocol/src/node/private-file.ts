@@ -47,19 +47,24 @@ export function writePrivateFileAtomic(file: string, content: string | Uint8Arra
 
 /**
  * The same for any file (a user's, put back as it was): a temporary file beside it created
- * exclusively with `mode` (applied exactly, whatever the umask), fsync, rename.
+ * exclusively with `mode` (applied exactly, whatever the umask; without one, 0666 less the umask),
+ * fsync, rename. `beforeRename` may refuse at the last moment (it throws; the temporary file goes).
  */
-export async function writeFileAtomic(file: string, content: string | Uint8Array, mode: number): Promise<void> {
+export async function writeFileAtomic(file: string, content: string | Uint8Array, mode: number | undefined, beforeRename?: () => Promise<void>): Promise<void> {
     const temporary = temporaryNameFor(file);
-    const handle = await fs.promises.open(temporary, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, mode);
+    // O_EXCL also refuses a symbolic link planted under the temporary name: nothing is written through one.
+    const handle = await fs.promises.open(temporary, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, mode ?? 0o666);
     try {
         try {
-            await handle.chmod(mode);
+            if (mode !== undefined) {
+                await handle.chmod(mode);
+            }
             await handle.writeFile(content);
             await handle.sync();
         } finally {
             await handle.close();
         }
+        await beforeRename?.();
         await fs.promises.rename(temporary, file);
     } catch (error) {
         await fs.promises.rm(temporary, { force: true });

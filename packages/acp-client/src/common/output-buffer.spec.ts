@@ -23,10 +23,29 @@ describe('OutputBuffer', () => {
         expect(astral.text).to.equal('y😀');
     });
 
-    it('has no limit when none is given', () => {
+    it('keeps the last 1 MiB when no limit is given, and never more than 16 MiB whatever is asked', () => {
         const buffer = new OutputBuffer();
-        buffer.append('x'.repeat(1_000_000));
-        expect(buffer.text.length).to.equal(1_000_000);
+        buffer.append('x'.repeat(1024 * 1024));
         expect(buffer.truncated).to.equal(false);
+        buffer.append('the end');
+        expect(buffer.truncated).to.equal(true);
+        expect(buffer.text).to.have.length(1024 * 1024);
+        expect(buffer.text.endsWith('xthe end')).to.equal(true);
+        const greedy = new OutputBuffer(Number.MAX_SAFE_INTEGER);
+        greedy.append(Buffer.alloc(17 * 1024 * 1024, 'y'));
+        expect(greedy.truncated).to.equal(true);
+        expect(Buffer.byteLength(greedy.text)).to.equal(16 * 1024 * 1024);
+    });
+
+    it('says truncated once anything was dropped, also after reading and appending again', () => {
+        const buffer = new OutputBuffer(4);
+        buffer.append('abcdef');
+        expect(buffer.text).to.equal('cdef');
+        buffer.append('g');
+        expect(buffer.text).to.equal('defg');
+        expect(buffer.truncated).to.equal(true);
+        const exact = new OutputBuffer(4);
+        exact.append('abcd');
+        expect([exact.text, exact.truncated]).to.deep.equal(['abcd', false]);
     });
 });

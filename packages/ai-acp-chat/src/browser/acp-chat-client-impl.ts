@@ -49,9 +49,13 @@ export class AcpChatClientImpl implements AcpChatClient {
         return this.files.read(request);
     }
 
-    async writeTextFile(chatSessionId: string, request: acp.WriteTextFileRequest): Promise<void> {
-        const content = this.sinks.get(chatSessionId)?.contentToWrite(request) ?? request.content;
-        await this.files.write(request.path, content);
+    async editedContentFor(chatSessionId: string, request: acp.WriteTextFileRequest): Promise<string | undefined> {
+        const content = this.sinks.get(chatSessionId)?.contentToWrite(request);
+        return content !== undefined && content !== request.content ? content : undefined;
+    }
+
+    async didWriteTextFile(_chatSessionId: string, filePath: string): Promise<void> {
+        await this.files.reload(filePath);
     }
 
     showTerminal(_chatSessionId: string, terminal: { terminalId: string; processId: number; title: string }): void {

@@ -7,10 +7,9 @@ import { MonacoTextModelService } from '@theia/monaco/lib/browser/monaco-text-mo
 import { MonacoEditorModel } from '@theia/monaco/lib/browser/monaco-editor-model';
 
 /**
- * An agent's reads and writes, served the way the user sees the files: an open editor's buffer
- * (unsaved edits included) wins over the disk, and writes go through that buffer and are saved,
- * so open editors show them and undo works. The backend has already refused paths outside the
- * workspace folders.
+ * An agent's reads, served the way the user sees the files: an open editor's buffer (unsaved edits
+ * included) wins over the disk; and its writes, done by the backend, shown in open editors. The
+ * backend has already refused paths outside the workspace folders.
  */
 @injectable()
 export class AcpFileAccess {
@@ -39,20 +38,13 @@ export class AcpFileAccess {
         }
     }
 
-    async write(filePath: string, content: string): Promise<void> {
-        const open = this.openModel(filePath);
-        if (open) {
-            const model = open.textEditorModel;
-            model.pushEditOperations([], [{ range: model.getFullModelRange(), text: content }], () => null);
-            await open.save();
-            return;
-        }
-        const uri = FileUri.create(filePath);
-        if (await this.fileService.exists(uri)) {
-            await this.fileService.write(uri, content);
-        } else {
-            await this.fileService.create(uri, content);
-        }
+    /**
+     * The backend wrote the file (it writes, not the window: Theia's file service follows symbolic
+     * links, see AcpChatBackendImpl.write). An open editor takes the new text from the disk as an edit
+     * that can be undone, unsaved edits of its own replaced, as an agent's write always did.
+     */
+    async reload(filePath: string): Promise<void> {
+        await this.openModel(filePath)?.revert();
     }
 
     protected openModel(filePath: string): MonacoEditorModel | undefined {

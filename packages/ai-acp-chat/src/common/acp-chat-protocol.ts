@@ -59,7 +59,13 @@ export interface AcpChatClient {
     onSessionUpdate(chatSessionId: string, update: acp.SessionUpdate, toolCall?: ToolCallState): void;
     askPermission(chatSessionId: string, request: acp.RequestPermissionRequest, toolCall: ToolCallState): Promise<acp.RequestPermissionOutcome>;
     readTextFile(chatSessionId: string, request: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
-    writeTextFile(chatSessionId: string, request: acp.WriteTextFileRequest): Promise<void>;
+    /**
+     * The text to write instead of the agent's when the user edited its proposal before allowing it;
+     * undefined writes the agent's. The backend writes the file itself (symbolic links cannot redirect it there).
+     */
+    editedContentFor(chatSessionId: string, request: acp.WriteTextFileRequest): Promise<string | undefined>;
+    /** The backend wrote the file: an open editor of it shows the new text. */
+    didWriteTextFile(chatSessionId: string, filePath: string): Promise<void>;
     /** The agent started a command; the window shows it in a terminal attached to Theia's process `processId`. */
     showTerminal(chatSessionId: string, terminal: { terminalId: string; processId: number; title: string }): void;
     /** The agent process ended on its own; `message` says how. */

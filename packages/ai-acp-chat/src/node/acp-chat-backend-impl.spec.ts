@@ -15,6 +15,7 @@ import { bindContributionProvider } from '@theia/core/lib/common/contribution-pr
 import { IdeCompanionBackendImpl, WindowAgentCredentials, WindowCompanionRegistry, WindowModuleContribution } from '@theia-cli-companion/ai-cli-core/lib/node';
 import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
+import { until } from '@theia-cli-companion/ai-cli-core/lib/node/test';
 
 const FAKE_AGENT = require.resolve('@theia-cli-companion/acp-client/lib/node/test/fake-acp-agent-main.js');
 
@@ -28,7 +29,9 @@ describe('AcpChatBackendImpl', function (): void {
     let outside: string;
     let backend: AcpChatBackendImpl;
     const reads: string[] = [];
-    const writes: { path: string; content: string }[] = [];
+    const written: string[] = [];
+    /** What the window does when asked for the user's edit of a proposal: a test may act here, between the check and the write. */
+    let onEditedContentFor: (request: acp.WriteTextFileRequest) => string | undefined;
     const exits: string[] = [];
     const logged: string[] = [];
     const messages: string[] = [];
@@ -47,7 +50,8 @@ describe('AcpChatBackendImpl', function (): void {
         fs.writeFileSync(path.join(outside, 'secret.txt'), 'secret\n');
         // A symlink inside the workspace that points out of it.
         fs.symlinkSync(outside, path.join(root, 'escape'));
-        reads.length = writes.length = exits.length = logged.length = messages.length = shown.length = 0;
+        onEditedContentFor = () => undefined;
+        reads.length = written.length = exits.length = logged.length = messages.length = shown.length = 0;
         const log = async (message: unknown) => { logged.push(String(message)); };
         const logger = { debug: log, info: log, warn: log, error: log, log, isDebug: async () => false, child: () => logger } as unknown as ILogger;
         container = new Container();
@@ -73,7 +77,8 @@ describe('AcpChatBackendImpl', function (): void {
                 outcome: 'selected', optionId: request.options.find(o => o.kind === 'allow_once')!.optionId
             }),
             readTextFile: async (_chat, request) => { reads.push(request.path); return { content: 'from the window' }; },
-            writeTextFile: async (_chat, request) => { writes.push({ path: request.path, content: request.content }); },
+            editedContentFor: async (_chat, request) => onEditedContentFor(request),
+            didWriteTextFile: async (_chat, filePath) => { written.push(filePath); },
             onAgentExit: (_chat, message) => exits.push(message)
         };
         backend.setClient(client);
@@ -94,13 +99,45 @@ describe('AcpChatBackendImpl', function (): void {
         expect(result.ok, JSON.stringify(result)).to.equal(true);
     }
 
-    it('serves reads and writes inside the workspace through the window', async () => {
+    it('serves reads through the window, and writes inside the workspace itself, with the user\'s edits, telling the window', async () => {
         await start();
         const target = path.join(root, 'new.txt');
         const result = await backend.prompt('chat-1', [{ type: 'text', text: `write ${target} hello there` }]);
         expect(result).to.deep.include({ ok: true, stopReason: 'end_turn' });
         expect(reads).to.deep.equal([target]);
-        expect(writes).to.deep.equal([{ path: target, content: 'hello there\n' }]);
+        expect(fs.readFileSync(target, 'utf8')).to.equal('hello there\n');
+        expect(written).to.deep.equal([target]);
+        onEditedContentFor = request => request.content === 'again\n' ? 'again, as the user edited it\n' : undefined;
+        expect(await backend.prompt('chat-1', [{ type: 'text', text: `write ${target} again` }])).to.deep.include({ ok: true });
+        expect(fs.readFileSync(target, 'utf8')).to.equal('again, as the user edited it\n');
+    });
+
+    it('refuses a write through a dangling link to outside the workspace, creating nothing there', async () => {
+        await start();
+        const notes = path.join(root, 'notes.md');
+        fs.symlinkSync('../outside/authorized_keys', notes);
+        const result = await backend.prompt('chat-1', [{ type: 'text', text: `put ${notes} ssh-ed25519 AAAA attacker` }]);
+        expect(result.ok).to.equal(false);
+        expect(!result.ok && result.message).to.contain(`${notes} is outside the workspace folders (${root}) (it leads to ${path.join(outside, 'authorized_keys')})`);
+        expect(fs.existsSync(path.join(outside, 'authorized_keys')), 'nothing created outside').to.equal(false);
+        expect(written).to.deep.equal([]);
+    });
+
+    it('a link made between the check and the write does not redirect the write', async () => {
+        await start();
+        const target = path.join(root, 'new.txt');
+        const planted = path.join(outside, 'planted.txt');
+        // The window is asked for the user's edits after the backend checked the path: the link appears then.
+        onEditedContentFor = () => {
+            fs.symlinkSync(planted, target);
+            return undefined;
+        };
+        const result = await backend.prompt('chat-1', [{ type: 'text', text: `write ${target} redirected` }]);
+        expect(reads).to.deep.equal([target]);
+        expect(result.ok).to.equal(false);
+        expect(!result.ok && result.message).to.contain(`${target} is outside the workspace folders`);
+        expect(fs.existsSync(planted), 'nothing created outside').to.equal(false);
+        expect(written).to.deep.equal([]);
     });
 
     it('hands the agent the window\'s companion server with a secret of its own, revoked when the chat closes', async () => {
@@ -171,25 +208,59 @@ describe('AcpChatBackendImpl', function (): void {
 
     it('refuses a command outside the workspace folders and an unknown terminal', async () => {
         const host = container.get(AcpTerminalHost);
-        const outsideRun = await host.create({ sessionId: 's', command: 'true', cwd: outside }, root, [root]).then(() => undefined, (error: Error) => error.message);
+        const outsideRun = await host.create('chat-1', { sessionId: 's', command: 'true', cwd: outside }, root, [root]).then(() => undefined, (error: Error) => error.message);
         expect(outsideRun).to.match(/is not inside the workspace folders/);
-        expect(() => host.output({ sessionId: 's', terminalId: 'acp-terminal-999' })).to.throw(/Unknown terminal acp-terminal-999/);
-        const missing = await host.create({ sessionId: 's', command: 'no-such-command-here' }, root, [root]).then(() => undefined, (error: Error) => error.message);
+        expect(() => host.output('chat-1', { sessionId: 's', terminalId: 'acp-terminal-999' })).to.throw(/Unknown terminal acp-terminal-999/);
+        const missing = await host.create('chat-1', { sessionId: 's', command: 'no-such-command-here' }, root, [root]).then(() => undefined, (error: Error) => error.message);
         expect(missing).to.match(/Could not run no-such-command-here/);
     });
 
     it('kills a running command on request and keeps its output readable until released', async () => {
         const host = container.get(AcpTerminalHost);
-        const { terminalId } = await host.create({ sessionId: 's', command: 'sh', args: ['-c', 'echo started; sleep 30'] }, root, [root]);
-        while (!host.output({ sessionId: 's', terminalId }).output.includes('started')) {
+        const { terminalId } = await host.create('chat-1', { sessionId: 's', command: 'sh', args: ['-c', 'echo started; sleep 30'] }, root, [root]);
+        while (!host.output('chat-1', { sessionId: 's', terminalId }).output.includes('started')) {
             await new Promise(resolve => setTimeout(resolve, 20));
         }
-        host.kill({ sessionId: 's', terminalId });
-        const exit = await host.waitForExit({ sessionId: 's', terminalId }, new AbortController().signal);
+        host.kill('chat-1', { sessionId: 's', terminalId });
+        const exit = await host.waitForExit('chat-1', { sessionId: 's', terminalId }, new AbortController().signal);
         expect(exit.signal ?? exit.exitCode).to.not.equal(null);
-        expect(host.output({ sessionId: 's', terminalId }).output).to.equal('started\n');
-        host.release({ sessionId: 's', terminalId });
-        expect(() => host.output({ sessionId: 's', terminalId })).to.throw(/Unknown terminal/);
+        expect(host.output('chat-1', { sessionId: 's', terminalId }).output).to.equal('started\n');
+        host.release('chat-1', { sessionId: 's', terminalId });
+        expect(() => host.output('chat-1', { sessionId: 's', terminalId })).to.throw(/Unknown terminal/);
+    });
+
+    it('keeps the last 1 MiB of a command\'s output when the agent gives no limit, and says it was truncated', async () => {
+        const host = container.get(AcpTerminalHost);
+        const { terminalId } = await host.create('chat-1', { sessionId: 's', command: 'sh', args: ['-c', 'head -c 1300000 /dev/zero | tr "\\0" x; echo; echo end'] }, root, [root]);
+        await until(() => host.output('chat-1', { sessionId: 's', terminalId }).output.endsWith('\nend\n'), 'the whole output', 15000);
+        const { output, truncated } = host.output('chat-1', { sessionId: 's', terminalId });
+        expect(truncated).to.equal(true);
+        expect(Buffer.byteLength(output)).to.equal(1024 * 1024);
+        expect(output).to.match(/^x+\nend\n$/);
+    });
+
+    it('keeps each chat\'s terminals to its own agent: another chat\'s agent cannot read, stop or release them', async () => {
+        await start();
+        const agent = { name: 'Fake', command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: path.join(path.dirname(root), 'agent.jsonl') } };
+        expect(await backend.startSession({ chatSessionId: 'chat-2', cwd: root, roots: [root], agent })).to.deep.include({ ok: true });
+        const said = async (chat: string, text: string) => {
+            messages.length = 0;
+            expect(await backend.prompt(chat, [{ type: 'text', text }])).to.deep.include({ ok: true });
+            return messages.join('');
+        };
+        const terminalId = await said('chat-1', 'spawn echo started; sleep 30');
+        expect(terminalId).to.match(/^acp-terminal-\d+$/);
+        // `wait` last: on a foreign terminal that is allowed, it would wait for the whole sleep.
+        for (const operation of ['output', 'kill', 'release', 'wait']) {
+            expect(JSON.parse(await said('chat-2', `poke ${operation} ${terminalId}`)), operation).to.have.property('error').that.is.a('string');
+        }
+        const own = JSON.parse(await said('chat-1', `poke output ${terminalId}`));
+        expect(own.answer).to.deep.include({ exitStatus: null, truncated: false });
+        const host = container.get(AcpTerminalHost);
+        expect(() => host.output('chat-2', { sessionId: 's', terminalId })).to.throw(`Unknown terminal ${terminalId}`);
+        // A chat that closes takes its commands with it.
+        await backend.closeSession('chat-1');
+        expect(() => host.output('chat-1', { sessionId: 's', terminalId })).to.throw(/Unknown terminal/);
     });
 
     it('resolves the workspace folders\' symlinks before checking paths against them', async () => {

@@ -5,7 +5,7 @@ import { inject, injectable, named } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core/lib/common/logger';
 import { AcpAgent, AcpClientServices, AcpSession, AcpAgentNotFoundError } from '@theia-cli-companion/acp-client/lib/node';
 import { AcpLogger } from '@theia-cli-companion/acp-client/lib/common';
-import { checkInsideRoots, describeRefusal } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { checkInsideRoots, describeRefusal, OutsideRootsError, writeFileWithinRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { AcpTerminalHost } from './acp-terminal-host';
 import { WindowAgentCredentials } from '@theia-cli-companion/ai-cli-core/lib/node';
 import type { AgentCredential } from '@theia-cli-companion/ai-cli-core/lib/node';
@@ -30,8 +30,9 @@ const CLIENT_INFO = { name: 'theia-ai-acp-chat', title: 'Eclipse Theia', version
 
 /**
  * The ACP agents of one window's chat sessions: one agent process per chat session, started on its
- * first prompt. File reads and writes are checked against the window's workspace folders here,
- * then answered by the window from its editors; permissions are asked there.
+ * first prompt. File reads and writes are checked against the window's workspace folders here;
+ * reads are answered by the window from its editors, writes are done here (see {@link write});
+ * permissions are asked in the window.
  */
 @injectable()
 export class AcpChatBackendImpl implements AcpChatBackend {
@@ -136,20 +137,22 @@ export class AcpChatBackendImpl implements AcpChatBackend {
             },
             writeTextFile: async (_session, params) => {
                 await this.checkPath(chatSessionId, params.path);
-                await this.window.writeTextFile(chatSessionId, params);
-                this.logger.info(`Chat ${chatSessionId}: the agent wrote ${params.path}`);
+                const edited = await this.window.editedContentFor(chatSessionId, params);
+                await this.write(chatSessionId, params.path, edited ?? params.content);
+                await this.window.didWriteTextFile(chatSessionId, params.path);
+                this.logger.info(`Chat ${chatSessionId}: the agent wrote ${params.path}${edited !== undefined ? ' (with the user\'s edits)' : ''}`);
             },
             terminals: {
                 create: async (_session, params) => {
-                    const started = await this.terminals.create(params, request.cwd, request.roots);
+                    const started = await this.terminals.create(chatSessionId, params, request.cwd, request.roots);
                     this.logger.info(`Chat ${chatSessionId}: the agent runs ${params.command} in terminal ${started.terminalId}`);
                     this.client?.showTerminal(chatSessionId, { ...started, title: `${request.agent.name}: ${[params.command, ...params.args ?? []].join(' ')}` });
                     return { terminalId: started.terminalId };
                 },
-                output: async params => this.terminals.output(params),
-                waitForExit: (params, signal) => this.terminals.waitForExit(params, signal),
-                kill: async params => this.terminals.kill(params),
-                release: async params => this.terminals.release(params)
+                output: async params => this.terminals.output(chatSessionId, params),
+                waitForExit: (params, signal) => this.terminals.waitForExit(chatSessionId, params, signal),
+                kill: async params => this.terminals.kill(chatSessionId, params),
+                release: async params => this.terminals.release(chatSessionId, params)
             }
         };
         const agent = new AcpAgent({
@@ -174,6 +177,23 @@ export class AcpChatBackendImpl implements AcpChatBackend {
             throw new Error('The window of this chat is not connected');
         }
         return this.client;
+    }
+
+    /**
+     * Writes here, not in the window: Theia's FileService follows symbolic links, so a link made in the
+     * workspace between the check above and the window's write would redirect it. writeFileWithinRoots
+     * judges the path again as it writes (dangling links followed) and never writes through a link;
+     * the window then reloads its open editor of the file.
+     */
+    protected async write(chatSessionId: string, filePath: string, content: string): Promise<void> {
+        try {
+            await writeFileWithinRoots(filePath, content, this.chats.get(chatSessionId)?.roots ?? []);
+        } catch (error) {
+            if (error instanceof OutsideRootsError) {
+                this.logger.warn(`Chat ${chatSessionId}: refused the agent's write: ${error.message}`);
+            }
+            throw error;
+        }
     }
 
     /** The agent may touch the workspace folders only; symlinks pointing out count as outside. */
@@ -238,6 +258,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
     async closeSession(chatSessionId: string): Promise<void> {
         const chat = this.chats.get(chatSessionId);
         this.chats.delete(chatSessionId);
+        this.terminals.releaseAll(chatSessionId);
         await chat?.agent.dispose();
     }
 

@@ -7,6 +7,8 @@ import { checkInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/n
 import { findExecutable } from '@theia-cli-companion/cli-process/lib/node';
 
 interface HostedTerminal {
+    /** The chat whose agent created it: only that agent may read, wait for, kill or release it. */
+    readonly owner: string;
     readonly process: TaskTerminalProcess;
     readonly output: OutputBuffer;
     readonly exited: Promise<acp.TerminalExitStatus>;
@@ -23,8 +25,10 @@ export interface StartedTerminal {
 /**
  * An agent's commands, each run in a pseudo-terminal of Theia's process manager: the window
  * attaches a real terminal widget to it (the user watches, and may type), while the agent reads
- * its output here, the last `outputByteLimit` bytes of it, with the pty's CRLF turned back into LF.
- * A task-terminal process stays attachable after it exits, so a quick command is still shown.
+ * its output here, the last `outputByteLimit` bytes of it (1 MiB when it gives none), with the pty's
+ * CRLF turned back into LF. A task-terminal process stays attachable after it exits, so a quick
+ * command is still shown. Terminals belong to the chat that created them (`owner`): the ids are
+ * Theia's process numbers, easy to guess, and one chat's agent must not read or stop another's.
  */
 @injectable()
 export class AcpTerminalHost {
@@ -34,7 +38,7 @@ export class AcpTerminalHost {
     protected readonly terminals = new Map<string, HostedTerminal>();
 
     /** `cwd` defaults to the session's folder and must lie inside the workspace folders. */
-    async create(params: acp.CreateTerminalRequest, sessionCwd: string, roots: readonly string[]): Promise<StartedTerminal> {
+    async create(owner: string, params: acp.CreateTerminalRequest, sessionCwd: string, roots: readonly string[]): Promise<StartedTerminal> {
         const cwd = params.cwd ?? sessionCwd;
         const verdict = await checkInsideRoots(cwd, roots);
         if (!verdict.inside) {
@@ -51,14 +55,14 @@ export class AcpTerminalHost {
             throw new Error(`Could not run ${params.command}: not found on the PATH or not executable`);
         }
         const terminal = this.processes({ command: params.command, args: params.args ?? [], options: { cwd, env } });
-        const output = new OutputBuffer(params.outputByteLimit ?? undefined);
+        const output = new OutputBuffer(params.outputByteLimit);
         terminal.outputStream.on('data', (chunk: string | Buffer) => output.append(chunk.toString().replace(/\r\n/g, '\n')));
         await new Promise<void>((resolve, reject) => {
             terminal.onStart(() => resolve());
             terminal.onError(error => reject(new Error(`Could not run ${params.command}: ${error.message}`)));
         });
         const hosted: HostedTerminal = {
-            process: terminal, output,
+            owner, process: terminal, output,
             exited: new Promise(resolve => terminal.onExit(event => {
                 hosted.exitStatus = { exitCode: event.code ?? null, signal: event.signal ?? null };
                 resolve(hosted.exitStatus);
@@ -69,40 +73,46 @@ export class AcpTerminalHost {
         return { terminalId, processId: terminal.id };
     }
 
-    output(params: acp.TerminalOutputRequest): acp.TerminalOutputResponse {
-        const terminal = this.get(params.terminalId);
+    output(owner: string, params: acp.TerminalOutputRequest): acp.TerminalOutputResponse {
+        const terminal = this.get(owner, params.terminalId);
         return { output: terminal.output.text, truncated: terminal.output.truncated, exitStatus: terminal.exitStatus ?? null };
     }
 
-    waitForExit(params: acp.WaitForTerminalExitRequest, signal: AbortSignal): Promise<acp.WaitForTerminalExitResponse> {
-        const terminal = this.get(params.terminalId);
+    waitForExit(owner: string, params: acp.WaitForTerminalExitRequest, signal: AbortSignal): Promise<acp.WaitForTerminalExitResponse> {
+        const terminal = this.get(owner, params.terminalId);
         return Promise.race([terminal.exited, new Promise<never>((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('cancelled'))))]);
     }
 
     /** Stops the command; its output stays readable until release. */
-    kill(params: acp.KillTerminalRequest): void {
-        const terminal = this.get(params.terminalId);
+    kill(owner: string, params: acp.KillTerminalRequest): void {
+        const terminal = this.get(owner, params.terminalId);
         if (!terminal.exitStatus) {
             terminal.process.kill();
         }
     }
 
     /** Stops the command if it still runs and forgets it; the terminal widget keeps what it showed. */
-    release(params: acp.ReleaseTerminalRequest): void {
-        const terminal = this.get(params.terminalId);
+    release(owner: string, params: acp.ReleaseTerminalRequest): void {
+        const terminal = this.get(owner, params.terminalId);
         this.terminals.delete(params.terminalId);
         if (!terminal.exitStatus) {
             terminal.process.kill();
         }
     }
 
-    dispose(): void {
-        [...this.terminals.keys()].forEach(terminalId => this.release({ terminalId, sessionId: '' }));
+    /** The chat closed: its commands stop. */
+    releaseAll(owner: string): void {
+        [...this.terminals].filter(([, terminal]) => terminal.owner === owner).forEach(([terminalId]) => this.release(owner, { terminalId, sessionId: '' }));
     }
 
-    protected get(terminalId: string): HostedTerminal {
+    dispose(): void {
+        [...this.terminals].forEach(([terminalId, terminal]) => this.release(terminal.owner, { terminalId, sessionId: '' }));
+    }
+
+    /** Another chat's terminal is answered as unknown: its agent learns nothing of it. */
+    protected get(owner: string, terminalId: string): HostedTerminal {
         const terminal = this.terminals.get(terminalId);
-        if (!terminal) {
+        if (!terminal || terminal.owner !== owner) {
             throw new Error(`Unknown terminal ${terminalId} (never created, or released)`);
         }
         return terminal;

@@ -61,8 +61,9 @@ export class WindowCompanionRegistry implements BackendApplicationContribution {
     protected async removeStaleFiles(): Promise<void> {
         for (const flavour of this.flavours) {
             try {
-                const removed = await removeStaleDiscoveryFiles(flavour, process.pid);
+                const { removed, kept } = await removeStaleDiscoveryFiles(flavour);
                 removed.forEach(({ file, reason }) => this.logger.info(`Removed stale ${flavour.displayName} discovery file ${file}: ${reason}`));
+                kept.forEach(({ file, reason }) => this.logger.debug(`Kept ${flavour.displayName} discovery file ${file}: ${reason}`));
             } catch (error) {
                 this.logger.warn(`Could not scan ${flavour.displayName} discovery files: ${describeError(error)}`);
             }

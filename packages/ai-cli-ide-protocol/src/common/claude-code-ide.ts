@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DiscoveryFileWriterSchema } from './discovery-files';
 
 /*
  * Claude Code's own IDE contract (checked against @anthropic-ai/claude-code 2.1.332, see
@@ -20,7 +21,8 @@ export const ClaudeLockFileSchema = z.object({
     ideName: z.string().min(1),
     transport: z.literal('ws'),
     authToken: z.string().min(1),
-    runningInWindows: z.boolean().optional()
+    runningInWindows: z.boolean().optional(),
+    theiaCompanion: DiscoveryFileWriterSchema.optional()
 }).passthrough();
 export type ClaudeLockFile = z.infer<typeof ClaudeLockFileSchema>;
 

@@ -105,6 +105,32 @@ const turns: Record<string, (cx: Context, args: string[]) => Promise<acp.PromptR
         await say(cx, JSON.stringify({ exit, output }));
         return { stopReason: 'end_turn' };
     },
+    /** Writes without reading or asking first, as an agent in a permissive mode does. */
+    async put(cx, [filePath, ...words]) {
+        await cx.client.request(acp.methods.client.fs.writeTextFile, { sessionId: cx.params.sessionId, path: filePath, content: words.join(' ') + '\n' });
+        await say(cx, `Wrote ${filePath}.`);
+        return { stopReason: 'end_turn' };
+    },
+    /** Starts `sh -c <rest>` in a client terminal with no output limit and says its id, without waiting for it. */
+    async spawn(cx, words) {
+        const terminal = await cx.client.createTerminal({ sessionId: cx.params.sessionId, command: 'sh', args: ['-c', words.join(' ')] });
+        await say(cx, terminal.id);
+        return { stopReason: 'end_turn' };
+    },
+    /** `output|wait|kill|release <terminalId>` on any id, as a hostile agent would; says the answer or the error. */
+    async poke(cx, [operation, terminalId]) {
+        const methods: Record<string, string> = {
+            output: acp.methods.client.terminal.output, wait: acp.methods.client.terminal.waitForExit,
+            kill: acp.methods.client.terminal.kill, release: acp.methods.client.terminal.release
+        };
+        try {
+            const answer = await cx.client.request(methods[operation] as typeof acp.methods.client.terminal.output, { sessionId: cx.params.sessionId, terminalId });
+            await say(cx, JSON.stringify({ answer }));
+        } catch (error) {
+            await say(cx, JSON.stringify({ error: (error as Error).message }));
+        }
+        return { stopReason: 'end_turn' };
+    },
     async slow(cx) {
         await say(cx, 'Working on it');
         await untilCancelled(cx.params.sessionId);

@@ -4,6 +4,7 @@ import { THEIA_IDE_INFO } from '../../common/companion-identity';
 import { CLAUDE_CODE_PORT_VARIABLE, ClaudeLockFileSchema } from '../../common/claude-code-ide';
 import { CLI_CATALOGUE } from '@theia-cli-companion/cli-process/lib/common';
 import { CliFlavour, DiscoveryEndpoint, OwnedDiscoveryFile } from './cli-flavour';
+import { currentProcessIdentity } from '../process-identity';
 import { safeJson } from '../../common/safe-json';
 
 const FILE_NAME = /^(\d+)\.lock$/;
@@ -34,7 +35,8 @@ export const ClaudeCodeFlavour: CliFlavour = Object.freeze({
             ideName: THEIA_IDE_INFO.displayName,
             transport: 'ws',
             authToken: endpoint.authToken,
-            runningInWindows: process.platform === 'win32'
+            runningInWindows: process.platform === 'win32',
+            theiaCompanion: currentProcessIdentity()
         });
     },
 
@@ -51,7 +53,7 @@ export const ClaudeCodeFlavour: CliFlavour = Object.freeze({
         if (!parsed.success || parsed.data.ideName !== THEIA_IDE_INFO.displayName) {
             return undefined;
         }
-        return { pid: parsed.data.pid, port: Number(match[1]) };
+        return { pid: parsed.data.pid, port: Number(match[1]), writer: parsed.data.theiaCompanion };
     }
 });
 

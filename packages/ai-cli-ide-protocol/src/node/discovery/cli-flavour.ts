@@ -1,6 +1,6 @@
 import type { IdeTransport } from '@theia-cli-companion/cli-process/lib/common';
 import { CliFlavourId } from '../../common/cli-flavour-id';
-import { StdioConfig } from '../../common/discovery-files';
+import { DiscoveryFileWriter, StdioConfig } from '../../common/discovery-files';
 
 /** What a discovery file advertises about one running window server. */
 export interface DiscoveryEndpoint {
@@ -14,8 +14,11 @@ export interface DiscoveryEndpoint {
 
 /** A discovery file found on disk that this companion (any instance of it) wrote. */
 export interface OwnedDiscoveryFile {
+    /** The PID the file names to the CLI. */
     readonly pid: number;
     readonly port: number;
+    /** Who wrote it; absent in files of versions that did not record it. */
+    readonly writer?: DiscoveryFileWriter;
 }
 
 /**
@@ -32,7 +35,8 @@ export interface CliFlavour {
     discoveryFileName(endpoint: DiscoveryEndpoint): string;
     /**
      * The body of the discovery file, already validated against the flavour's schema. `stdio` is how
-     * a CLI that cannot reach the port (inside a container) reaches the server instead.
+     * a CLI that cannot reach the port (inside a container) reaches the server instead. Our flavours
+     * also record the writing process (`theiaCompanion`), which the stale-file cleaner relies on.
      */
     discoveryFileContent(endpoint: DiscoveryEndpoint, stdio?: StdioConfig): object;
     terminalEnvironment(endpoint: DiscoveryEndpoint): Record<string, string>;

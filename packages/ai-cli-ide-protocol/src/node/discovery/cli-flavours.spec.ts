@@ -5,6 +5,7 @@ import { DiscoveryEndpoint } from './cli-flavour';
 import { GeminiCliFlavour } from './gemini-cli-flavour';
 import { QwenCodeFlavour, qwenHome } from './qwen-code-flavour';
 import { useTemporaryHome } from '../test/temporary-home';
+import { currentProcessIdentity } from '../process-identity';
 
 const endpoint: DiscoveryEndpoint = { port: 41234, authToken: 'secret-token', workspaceRoots: ['/work/a b', '/work/ü'], serverPid: 4242 };
 const stdio = { command: '/usr/bin/node', args: ['/bridge.js', '--discovery', '/f'] };
@@ -20,11 +21,11 @@ describe('CLI flavours', () => {
             expect(GeminiCliFlavour.discoveryFileName(endpoint)).to.equal('gemini-ide-server-4242-41234.json');
         });
 
-        it('advertises ideInfo, the joined roots and the stdio fallback', () => {
+        it('advertises ideInfo, the joined roots and the stdio fallback, and records its writer', () => {
             const body = GeminiDiscoveryFileSchema.parse(GeminiCliFlavour.discoveryFileContent(endpoint, stdio));
             expect(body).to.deep.equal({
                 port: 41234, workspacePath: '/work/a b:/work/ü', authToken: 'secret-token',
-                ideInfo: { name: 'theia', displayName: 'Eclipse Theia' }, stdio
+                ideInfo: { name: 'theia', displayName: 'Eclipse Theia' }, stdio, theiaCompanion: currentProcessIdentity()
             });
         });
 
@@ -45,7 +46,7 @@ describe('CLI flavours', () => {
 
         it('recognises only its own files', () => {
             const ours = JSON.stringify(GeminiCliFlavour.discoveryFileContent(endpoint));
-            expect(GeminiCliFlavour.ownedFile('gemini-ide-server-4242-41234.json', ours)).to.deep.equal({ pid: 4242, port: 41234 });
+            expect(GeminiCliFlavour.ownedFile('gemini-ide-server-4242-41234.json', ours)).to.deep.equal({ pid: 4242, port: 41234, writer: currentProcessIdentity() });
             const vscode = JSON.stringify({ port: 1, workspacePath: '/w', authToken: 't', ideInfo: { name: 'vscode', displayName: 'VS Code' } });
             expect(GeminiCliFlavour.ownedFile('gemini-ide-server-1-1.json', vscode)).to.equal(undefined);
             expect(GeminiCliFlavour.ownedFile('gemini-ide-server-1-1.json', '{corrupt')).to.equal(undefined);
@@ -62,11 +63,11 @@ describe('CLI flavours', () => {
             expect(QwenCodeFlavour.discoveryFileName(endpoint)).to.equal('41234.lock');
         });
 
-        it('advertises a live ppid, ideName and ideInfo', () => {
+        it('advertises a live ppid, ideName and ideInfo, and records its writer', () => {
             const body = QwenLockFileSchema.parse(QwenCodeFlavour.discoveryFileContent(endpoint, stdio));
             expect(body).to.deep.equal({
                 port: 41234, workspacePath: '/work/a b:/work/ü', authToken: 'secret-token', ppid: 4242,
-                ideName: 'Eclipse Theia', ideInfo: { name: 'theia', displayName: 'Eclipse Theia' }, stdio
+                ideName: 'Eclipse Theia', ideInfo: { name: 'theia', displayName: 'Eclipse Theia' }, stdio, theiaCompanion: currentProcessIdentity()
             });
         });
 
@@ -79,7 +80,7 @@ describe('CLI flavours', () => {
 
         it('recognises only its own locks', () => {
             const ours = JSON.stringify(QwenCodeFlavour.discoveryFileContent(endpoint));
-            expect(QwenCodeFlavour.ownedFile('41234.lock', ours)).to.deep.equal({ pid: 4242, port: 41234 });
+            expect(QwenCodeFlavour.ownedFile('41234.lock', ours)).to.deep.equal({ pid: 4242, port: 41234, writer: currentProcessIdentity() });
             const vscode = JSON.stringify({ port: 1, workspacePath: '/w', authToken: 't', ppid: 1, ideName: 'VS Code' });
             expect(QwenCodeFlavour.ownedFile('1.lock', vscode)).to.equal(undefined);
             expect(QwenCodeFlavour.ownedFile('notes.txt', ours)).to.equal(undefined);

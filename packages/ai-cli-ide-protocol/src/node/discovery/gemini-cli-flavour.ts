@@ -6,6 +6,7 @@ import { joinWorkspacePaths } from '../../common/workspace-path';
 import { safeJson } from '../../common/safe-json';
 import { CLI_CATALOGUE } from '@theia-cli-companion/cli-process/lib/common';
 import { CliFlavour, DiscoveryEndpoint, OwnedDiscoveryFile } from './cli-flavour';
+import { currentProcessIdentity } from '../process-identity';
 
 /** The pattern the Gemini CLI scans for (`ide-connection-utils.ts`); the legacy `-<PID>.json` name is never written. */
 const FILE_NAME = /^gemini-ide-server-(\d+)-(\d+)\.json$/;
@@ -30,7 +31,8 @@ export const GeminiCliFlavour: CliFlavour = Object.freeze({
             workspacePath: joinWorkspacePaths(endpoint.workspaceRoots, path.delimiter),
             authToken: endpoint.authToken,
             ideInfo: { ...THEIA_IDE_INFO },
-            ...(stdio ? { stdio } : {})
+            ...(stdio ? { stdio } : {}),
+            theiaCompanion: currentProcessIdentity()
         });
     },
 
@@ -53,6 +55,6 @@ export const GeminiCliFlavour: CliFlavour = Object.freeze({
         if (!parsed.success || parsed.data.ideInfo.name !== THEIA_IDE_INFO.name) {
             return undefined;
         }
-        return { pid: Number(match[1]), port: parsed.data.port };
+        return { pid: Number(match[1]), port: parsed.data.port, writer: parsed.data.theiaCompanion };
     }
 });

@@ -5,6 +5,7 @@ import { QwenLockFileSchema, StdioConfig } from '../../common/discovery-files';
 import { joinWorkspacePaths } from '../../common/workspace-path';
 import { CLI_CATALOGUE } from '@theia-cli-companion/cli-process/lib/common';
 import { CliFlavour, DiscoveryEndpoint, OwnedDiscoveryFile } from './cli-flavour';
+import { currentProcessIdentity } from '../process-identity';
 import { safeJson } from '../../common/safe-json';
 
 const FILE_NAME = /^(\d+)\.lock$/;
@@ -31,7 +32,8 @@ export const QwenCodeFlavour: CliFlavour = Object.freeze({
             ppid: endpoint.serverPid,
             ideName: THEIA_IDE_INFO.displayName,
             ideInfo: { ...THEIA_IDE_INFO },
-            ...(stdio ? { stdio } : {})
+            ...(stdio ? { stdio } : {}),
+            theiaCompanion: currentProcessIdentity()
         });
     },
 
@@ -50,7 +52,7 @@ export const QwenCodeFlavour: CliFlavour = Object.freeze({
         if (!parsed.success || parsed.data.ideInfo.name !== THEIA_IDE_INFO.name) {
             return undefined;
         }
-        return { pid: parsed.data.ppid, port: parsed.data.port };
+        return { pid: parsed.data.ppid, port: parsed.data.port, writer: parsed.data.theiaCompanion };
     }
 });
 

@@ -54,10 +54,12 @@ describe('process identity', () => {
         });
 
         it('finds live processes with their start time, and neither dead ones nor zombies', async () => {
-            // `true` exits at once and `sleep`, which replaced the shell, never reaps it: a zombie.
-            const child = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+            // The shell's background child, killed once `sleep` has replaced the shell: `sleep` never reaps it.
+            const child = spawn('sh', ['-c', 'sleep 30 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
             try {
                 const zombie = Number(await new Promise<string>(resolve => child.stdout.once('data', data => resolve(String(data)))));
+                await until(() => fs.readFileSync(`/proc/${child.pid}/comm`, 'utf8').trim() === 'sleep', 'the shell to become sleep');
+                process.kill(zombie, 'SIGKILL');
                 await until(() => readProcessStat(zombie)?.state === 'Z', 'the zombie');
                 const found = SYSTEM_PROCESSES.find(child.pid!);
                 expect(found?.startTime).to.be.at.least(currentProcessIdentity().startTime!);

@@ -1,5 +1,5 @@
 import { inject, injectable, named, postConstruct } from '@theia/core/shared/inversify';
-import { Emitter } from '@theia/core/lib/common/event';
+import { Emitter, Event } from '@theia/core/lib/common/event';
 import { Disposable, DisposableCollection } from '@theia/core/lib/common/disposable';
 import { ILogger } from '@theia/core/lib/common/logger';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
@@ -52,6 +52,9 @@ export class AgentTaskService implements AgentTaskClient {
         this.client.target = this;
         this.toDispose.pushAll([this.onDidChangeEmitter, this.onDidTransitionEmitter, Disposable.create(() => this.client.target = undefined)]);
         this.toDispose.push(this.workspace.onWorkspaceChanged(() => this.refresh()));
+        // A new backend connection has a new per-window service, which knows no roots yet.
+        const connection = this.backend as unknown as { onDidOpenConnection?: Event<void> };
+        this.toDispose.push(connection.onDidOpenConnection?.(() => void this.refresh()) ?? Disposable.NULL);
         void this.refresh();
     }
 
@@ -72,7 +75,9 @@ export class AgentTaskService implements AgentTaskClient {
     async refresh(): Promise<void> {
         await this.workspace.ready;
         this.roots = this.workspace.tryGetRoots().map(root => root.resource.path.fsPath());
-        const summaries = this.roots.length ? await this.backend.list(this.roots) : [];
+        // The backend sends and answers only what is inside the roots this window tells it.
+        await this.backend.setWorkspaceRoots(this.roots);
+        const summaries = this.roots.length ? await this.backend.list() : [];
         this.tasks.clear();
         summaries.forEach(summary => this.tasks.set(summary.id, { summary, transcript: emptyTranscript(), loaded: false }));
         // Only running tasks stream lines: the others' transcripts wait until they are opened.

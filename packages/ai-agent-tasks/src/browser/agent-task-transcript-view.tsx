@@ -1,7 +1,7 @@
 import * as React from '@theia/core/shared/react';
 import { codicon } from '@theia/core/lib/browser/widgets/widget';
 import { nls } from '@theia/core/lib/common/nls';
-import { ToolCallRecord, TaskTranscript, TranscriptEntry } from '@theia-cli-companion/gemini-headless-protocol/lib/common';
+import { ToolCallRecord, TaskTranscript, TranscriptEntry, toolCallOf } from '@theia-cli-companion/gemini-headless-protocol/lib/common';
 
 const json = (value: unknown) => JSON.stringify(value, undefined, 2);
 
@@ -19,8 +19,10 @@ function EntryView({ entry, transcript, cwd }: { entry: TranscriptEntry; transcr
             return null;
         case 'assistant':
             return <div className='agent-task-assistant'>{entry.text}</div>;
-        case 'tool':
-            return <ToolCallView call={transcript.toolCalls[entry.toolId]} cwd={cwd} />;
+        case 'tool': {
+            const call = toolCallOf(transcript, entry.toolId);
+            return call ? <ToolCallView call={call} cwd={cwd} /> : null;
+        }
         case 'notice':
             return <div className={`agent-task-notice agent-task-notice-${entry.severity}`}>
                 <span className={codicon(entry.severity === 'warning' ? 'warning' : 'error')} /> {entry.message}

@@ -68,11 +68,16 @@ export type RevertResult =
 
 export const AgentTaskBackend = Symbol('AgentTaskBackend');
 export interface AgentTaskBackend extends RpcServer<AgentTaskClient> {
+    /**
+     * This window's workspace roots (file-system paths). A window hears about, and may act on, only
+     * the tasks whose folder lies inside one of them (symlinks resolved); until it tells them, none.
+     */
+    setWorkspaceRoots(roots: string[]): Promise<void>;
     /** `command`: the Gemini CLI executable (a name on the backend's PATH or a path); `gemini` by default. */
     start(request: AgentTaskRequest & { command?: string }): Promise<AgentTaskSummary>;
     cancel(id: string): Promise<void>;
-    /** The tasks that ran in one of `roots` (or below), newest first. */
-    list(roots: string[]): Promise<AgentTaskSummary[]>;
+    /** The tasks that ran in one of this window's roots (or below), newest first. */
+    list(): Promise<AgentTaskSummary[]>;
     get(id: string): Promise<AgentTaskDetail | undefined>;
     /** Forgets a finished task and the contents only it kept. */
     remove(id: string): Promise<void>;

@@ -1,10 +1,12 @@
+import * as fs from 'fs';
+import * as path from 'path';
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { DisposableCollection } from '@theia/core/lib/common/disposable';
 import { z } from 'zod';
 import { APPROVAL_MODES } from '@theia-cli-companion/gemini-headless-protocol/lib/common';
 import { AgentTaskBackend, AgentTaskClient, AgentTaskDetail, AgentTaskRequest, AgentTaskSummary, RevertResult } from '../common/agent-task-protocol';
 import { AgentTaskManager } from './agent-task-manager';
-import { CLI_CATALOGUE, formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
+import { CLI_CATALOGUE, formatZodIssues, isPathWithin } from '@theia-cli-companion/cli-process/lib/common';
 
 const AgentTaskRequestSchema = z.object({
     prompt: z.string().trim().min(1, 'the prompt is empty').max(100_000),
@@ -16,21 +18,37 @@ const AgentTaskRequestSchema = z.object({
 }).strict();
 const Id = z.string().uuid();
 const FilePath = z.string().min(1).max(4096);
+const Roots = z.array(FilePath.refine(value => path.isAbsolute(value) && !value.includes('\0'), 'a root must be an absolute path')).max(100);
 
-/** One window's access to the backend's agent tasks; every argument from the frontend is validated here. */
+/**
+ * One window's access to the backend's agent tasks; every argument from the frontend is validated
+ * here. The manager's tasks are every window's: a window sees and acts on those in its own roots only.
+ */
 @injectable()
 export class AgentTaskBackendImpl implements AgentTaskBackend {
     @inject(AgentTaskManager) protected readonly manager: AgentTaskManager;
     protected readonly toDispose = new DisposableCollection();
     protected client?: AgentTaskClient;
+    /** The window's workspace roots, realpath'd; roots that do not exist are left out. */
+    protected roots: string[] = [];
+    protected rootsChanges = 0;
 
     setClient(client: AgentTaskClient | undefined): void {
         this.toDispose.dispose();
         this.client = client;
         if (client) {
-            this.toDispose.push(this.manager.onLine(({ id, seq, line }) => client.onTaskLine(id, seq, line)));
-            this.toDispose.push(this.manager.onChanged(summary => client.onTaskChanged(summary)));
-            this.toDispose.push(this.manager.onRemoved(id => client.onTaskRemoved(id)));
+            this.toDispose.push(this.manager.onLine(({ id, seq, line }) => this.inWindow(this.manager.folderOf(id)) && client.onTaskLine(id, seq, line)));
+            this.toDispose.push(this.manager.onChanged(summary => this.inWindow(this.manager.folderOf(summary.id)) && client.onTaskChanged(summary)));
+            this.toDispose.push(this.manager.onRemoved(({ id, folder }) => this.inWindow(folder) && client.onTaskRemoved(id)));
+        }
+    }
+
+    async setWorkspaceRoots(roots: string[]): Promise<void> {
+        const change = ++this.rootsChanges;
+        const real = await Promise.all(Roots.parse(roots).map(root => fs.promises.realpath(root).catch(() => undefined)));
+        // Two changes in flight: the last one asked for wins, whichever resolves first.
+        if (change === this.rootsChanges) {
+            this.roots = real.filter((root): root is string => root !== undefined);
         }
     }
 
@@ -40,34 +58,53 @@ export class AgentTaskBackendImpl implements AgentTaskBackend {
             throw new Error(`Invalid agent task: ${formatZodIssues(parsed.error, 'request')}`);
         }
         const { command, ...valid } = parsed.data;
+        const folder = await fs.promises.realpath(valid.cwd).catch(() => undefined);
+        // A folder that does not exist is the manager's to report.
+        if (folder !== undefined && !this.inWindow(folder)) {
+            throw new Error(`The task's folder is not inside this window's workspace: ${valid.cwd}`);
+        }
         return this.manager.start(valid, command ?? CLI_CATALOGUE.gemini.command);
     }
 
-    cancel(id: string): Promise<void> {
-        return this.manager.cancel(Id.parse(id));
+    async cancel(id: string): Promise<void> {
+        return this.manager.cancel(await this.requireInWindow(id));
     }
 
-    list(roots: string[]): Promise<AgentTaskSummary[]> {
-        return this.manager.list(z.array(FilePath).max(100).parse(roots));
+    list(): Promise<AgentTaskSummary[]> {
+        return this.manager.list(this.roots);
     }
 
-    get(id: string): Promise<AgentTaskDetail | undefined> {
-        return this.manager.get(Id.parse(id));
+    async get(id: string): Promise<AgentTaskDetail | undefined> {
+        const detail = await this.manager.get(Id.parse(id));
+        return detail && this.inWindow(this.manager.folderOf(id)) ? detail : undefined;
     }
 
-    remove(id: string): Promise<void> {
-        return this.manager.remove(Id.parse(id));
+    async remove(id: string): Promise<void> {
+        return this.manager.remove(await this.requireInWindow(id));
     }
 
-    baseline(id: string, path: string): Promise<string | undefined> {
-        return this.manager.baseline(Id.parse(id), FilePath.parse(path));
+    async baseline(id: string, file: string): Promise<string | undefined> {
+        return this.manager.baseline(await this.requireInWindow(id), FilePath.parse(file));
     }
 
-    revert(id: string, path: string, force: boolean): Promise<RevertResult> {
-        return this.manager.revert(Id.parse(id), FilePath.parse(path), z.boolean().parse(force));
+    async revert(id: string, file: string, force: boolean): Promise<RevertResult> {
+        return this.manager.revert(await this.requireInWindow(id), FilePath.parse(file), z.boolean().parse(force));
     }
 
     dispose(): void {
         this.toDispose.dispose();
+    }
+
+    protected inWindow(folder: string | undefined): boolean {
+        return folder !== undefined && this.roots.some(root => isPathWithin(folder, root, path.sep));
+    }
+
+    /** The id of a task in this window's roots; any other is refused as if it did not exist. */
+    protected async requireInWindow(id: string): Promise<string> {
+        // get() loads the stored tasks first, so the manager knows their folders.
+        if (!await this.get(id)) {
+            throw new Error(`No agent task ${id} in this window's workspace`);
+        }
+        return id;
     }
 }

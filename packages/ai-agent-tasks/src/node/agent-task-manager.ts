@@ -21,6 +21,8 @@ export const AGENT_TASKS_LOGGER = 'ai-agent-tasks:AgentTaskManager';
 
 interface LiveTask {
     detail: AgentTaskDetail;
+    /** The task's folder with symlinks resolved: what a window's workspace roots are compared with. */
+    folder: string;
     process?: HeadlessGeminiProcess;
     cancelRequested?: boolean;
     before?: WorkspaceSnapshot;
@@ -45,7 +47,7 @@ export class AgentTaskManager implements BackendApplicationContribution {
     readonly onLine = this.onLineEmitter.event;
     protected readonly onChangedEmitter = new Emitter<AgentTaskSummary>();
     readonly onChanged = this.onChangedEmitter.event;
-    protected readonly onRemovedEmitter = new Emitter<string>();
+    protected readonly onRemovedEmitter = new Emitter<{ id: string; folder: string }>();
     readonly onRemoved = this.onRemovedEmitter.event;
 
     /** Where tasks and contents are kept: `<THEIA_CONFIG_DIR>/cli-companion/agent-tasks`. */
@@ -62,16 +64,22 @@ export class AgentTaskManager implements BackendApplicationContribution {
                     });
                     await store.save(detail);
                 }
-                this.tasks.set(detail.id, { detail });
+                this.tasks.set(detail.id, { detail, folder: await realFolder(detail.request.cwd) });
             }
             return { store, blobs: new BlobStore(path.join(root, 'blobs')) };
         })();
     }
 
+    /** The tasks whose folder lies in one of `roots` (realpaths), newest first. */
     async list(roots: string[]): Promise<AgentTaskSummary[]> {
         await this.open();
-        const inside = (cwd: string) => roots.some(root => isPathWithin(path.normalize(cwd), path.normalize(root), path.sep));
-        return [...this.tasks.values()].map(task => summaryOf(task.detail)).filter(task => inside(task.request.cwd)).sort((a, b) => b.startedAt - a.startedAt);
+        const inside = (folder: string) => roots.some(root => isPathWithin(folder, root, path.sep));
+        return [...this.tasks.values()].filter(task => inside(task.folder)).map(task => summaryOf(task.detail)).sort((a, b) => b.startedAt - a.startedAt);
+    }
+
+    /** The folder of a task this manager has (every task an event is about), symlinks resolved. */
+    folderOf(id: string): string | undefined {
+        return this.tasks.get(id)?.folder;
     }
 
     async get(id: string): Promise<AgentTaskDetail | undefined> {
@@ -88,7 +96,7 @@ export class AgentTaskManager implements BackendApplicationContribution {
         const detail: AgentTaskDetail = {
             id: crypto.randomUUID(), request, startedAt: Date.now(), state: 'preparing', changes: { state: 'pending' }, transcript: emptyTranscript()
         };
-        const task: LiveTask = { detail };
+        const task: LiveTask = { detail, folder: await realFolder(request.cwd) };
         this.tasks.set(detail.id, task);
         await store.save(detail);
         this.changed(task);
@@ -184,7 +192,7 @@ export class AgentTaskManager implements BackendApplicationContribution {
         }
         this.tasks.delete(id);
         await store.remove(id);
-        this.onRemovedEmitter.fire(id);
+        this.onRemovedEmitter.fire({ id, folder: task.folder });
         await blobs.collectGarbage(this.referencedBlobs());
     }
 
@@ -197,9 +205,9 @@ export class AgentTaskManager implements BackendApplicationContribution {
             if (changes.state === 'ready') {
                 changes.files.forEach(change => { add(change.before); add(change.after); });
             }
-            Object.values(task.before?.files ?? {}).forEach(entry => add(entry.sha));
+            task.before?.files.forEach(entry => add(entry.sha));
         }
-        this.lastSnapshots.forEach(snapshot => Object.values(snapshot.files).forEach(entry => add(entry.sha)));
+        this.lastSnapshots.forEach(snapshot => snapshot.files.forEach(entry => add(entry.sha)));
         return keep;
     }
 
@@ -279,6 +287,11 @@ export class AgentTaskManager implements BackendApplicationContribution {
             task.process?.cancel();
         }
     }
+}
+
+/** A folder that no longer exists (a stored task's) is compared as it was given. */
+function realFolder(folder: string): Promise<string> {
+    return fs.promises.realpath(folder).catch(() => path.resolve(folder));
 }
 
 function summaryOf(detail: AgentTaskDetail): AgentTaskSummary {

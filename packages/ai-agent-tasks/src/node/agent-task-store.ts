@@ -12,7 +12,11 @@ const StoredTaskSchema = z.object({
     startedAt: z.number(),
     state: z.string(),
     changes: z.object({ state: z.string() }).passthrough(),
-    transcript: z.object({ entries: z.array(z.unknown()), toolCalls: z.record(z.unknown()) }).passthrough()
+    transcript: z.object({
+        entries: z.array(z.unknown()),
+        // Tasks stored by earlier versions keep their tool calls in an object keyed by tool id: the same records.
+        toolCalls: z.union([z.array(z.unknown()), z.record(z.unknown()).transform(calls => Object.values(calls))])
+    }).passthrough()
 }).passthrough();
 
 /** Finished and running tasks, one private JSON file each, so they outlive reloads and backend restarts. */

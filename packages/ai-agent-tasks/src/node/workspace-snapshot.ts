@@ -16,7 +16,8 @@ export interface SnapshotEntry {
 export interface WorkspaceSnapshot {
     root: string;
     takenAt: number;
-    files: Record<string, SnapshotEntry>;
+    /** A Map: a file may be named `__proto__` or `constructor`. */
+    files: Map<string, SnapshotEntry>;
     /** More files than the limit: the rest were not recorded, their changes will not be listed. */
     truncated: boolean;
 }
@@ -69,12 +70,12 @@ export async function takeSnapshot(root: string, blobs: BlobStore, limits: Snaps
         }
     };
     await walk(root);
-    const files: Record<string, SnapshotEntry> = {};
+    const files = new Map<string, SnapshotEntry>();
     for (let i = 0; i < found.length; i += PARALLEL_READS) {
         await Promise.all(found.slice(i, i + PARALLEL_READS).map(async ({ relative, stat }) => {
-            const entry = await snapshotEntry(path.join(root, relative), stat, blobs, limits, previous?.files[relative], previous?.takenAt);
+            const entry = await snapshotEntry(path.join(root, relative), stat, blobs, limits, previous?.files.get(relative), previous?.takenAt);
             if (entry) {
-                files[relative] = entry;
+                files.set(relative, entry);
             }
         }));
     }
@@ -102,10 +103,10 @@ async function snapshotEntry(
 /** The files that differ between two snapshots of the same folder, by path. */
 export function compareSnapshots(before: WorkspaceSnapshot, after: WorkspaceSnapshot): FileChange[] {
     const changes: FileChange[] = [];
-    const paths = new Set([...Object.keys(before.files), ...Object.keys(after.files)]);
+    const paths = new Set([...before.files.keys(), ...after.files.keys()]);
     for (const relative of [...paths].sort()) {
-        const was = before.files[relative];
-        const now = after.files[relative];
+        const was = before.files.get(relative);
+        const now = after.files.get(relative);
         const absolute = path.join(before.root, ...relative.split('/'));
         const reviewable = (!was || !!was.sha) && (!now || !!now.sha);
         const binary = !!(was?.binary || now?.binary);

@@ -121,5 +121,5 @@ export function isStreamJsonEventType(type: unknown): type is StreamJsonEventTyp
 /** The top-level fields of `event` its schema does not know: a newer CLI's additions, shown raw. */
 export function unknownFieldsOf(event: StreamJsonEvent): Record<string, unknown> {
     const known = SCHEMAS[event.type].shape;
-    return Object.fromEntries(Object.entries(event).filter(([key]) => !(key in known)));
+    return Object.fromEntries(Object.entries(event).filter(([key]) => !Object.hasOwn(known, key)));
 }

@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { STREAM_JSON_EVENT_TYPES } from './stream-json-events';
 import { MAX_LINE_LENGTH, StreamJsonLine, StreamJsonLineParser, parseStreamJsonLine } from './stream-json-line-parser';
-import { TaskTranscript, applyStreamJsonLine, assistantText, emptyTranscript } from './task-transcript';
+import { TaskTranscript, applyStreamJsonLine, assistantText, emptyTranscript, toolCallOf } from './task-transcript';
 
 const FIXTURES = path.resolve(__dirname, '../../src/common/test/fixtures');
 const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name), 'utf8');
@@ -125,6 +125,11 @@ describe('stream-json line parser (recorded from the real gemini 0.61.0)', () =>
         expect(transcript.result).to.equal(undefined);
     });
 
+    it('lists unknown fields named like what every object inherits (toString, constructor)', () => {
+        const [line] = parseAll('{"type":"init","timestamp":"t","session_id":"s","model":"m","toString":"x","constructor":{"a":1},"hasOwnProperty":2}');
+        expect(line).to.deep.include({ kind: 'event', unknownFields: { toString: 'x', constructor: { a: 1 }, hasOwnProperty: 2 } });
+    });
+
     it('skips a runaway line without buffering it and parses the next one', () => {
         const parser = new StreamJsonLineParser();
         const piece = 'x'.repeat(1024 * 1024);
@@ -153,6 +158,6 @@ describe('stream-json line parser (recorded from the real gemini 0.61.0)', () =>
             '{"type":"tool_use","timestamp":"t0","tool_name":"glob","tool_id":"orphan","parameters":{"pattern":"*.ts"}}'
         ].join('\n')));
         expect(transcript.entries).to.deep.equal([{ kind: 'tool', toolId: 'orphan' }]);
-        expect(transcript.toolCalls.orphan).to.deep.include({ name: 'glob', status: 'success', output: 'ok', parameters: { pattern: '*.ts' } });
+        expect(toolCallOf(transcript, 'orphan')).to.deep.include({ name: 'glob', status: 'success', output: 'ok', parameters: { pattern: '*.ts' } });
     });
 });

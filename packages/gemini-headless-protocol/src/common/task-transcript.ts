@@ -30,7 +30,7 @@ export type TranscriptEntry =
     | { kind: 'user'; text: string }
     /** Derived: consecutive upstream assistant `message` deltas joined into one text. */
     | { kind: 'assistant'; text: string }
-    /** A tool call, by upstream `tool_id` into `TaskTranscript.toolCalls`. */
+    /** A tool call, by upstream `tool_id` (see `toolCallOf`). */
     | { kind: 'tool'; toolId: string }
     /** Upstream `error` event (non-fatal). */
     | { kind: 'notice'; severity: 'warning' | 'error'; message: string; timestamp: string }
@@ -44,7 +44,12 @@ export interface TaskTranscript {
     sessionId?: string;
     model?: string;
     entries: TranscriptEntry[];
-    toolCalls: Record<string, ToolCallRecord>;
+    /**
+     * Every tool call, in the order it first appeared. An array, not an object keyed by `tool_id`:
+     * the id is the agent's string (`__proto__`, `constructor`), and the transcript travels as JSON
+     * and through Theia's RPC, which renames a `__proto__` key.
+     */
+    toolCalls: ToolCallRecord[];
     /** Upstream `result` event, when it came. */
     result?: { status: 'success' | 'error'; error?: StreamJsonError; stats?: StreamStats; timestamp: string };
     /** Derived: how many lines of each kind were seen. */
@@ -52,7 +57,7 @@ export interface TaskTranscript {
 }
 
 export function emptyTranscript(): TaskTranscript {
-    return { entries: [], toolCalls: {}, counts: { events: 0, unknownEvents: 0, invalidEvents: 0, notJson: 0 } };
+    return { entries: [], toolCalls: [], counts: { events: 0, unknownEvents: 0, invalidEvents: 0, notJson: 0 } };
 }
 
 /** Folds one parsed line into the transcript (in place). Lines may come in any order; nothing is dropped. */
@@ -81,23 +86,12 @@ export function applyStreamJsonLine(transcript: TaskTranscript, line: StreamJson
             break;
         }
         case 'tool_use': {
-            const known = transcript.toolCalls[event.tool_id];
-            if (known) {
-                Object.assign(known, { name: event.tool_name, parameters: event.parameters, requestedAt: event.timestamp });
-            } else {
-                transcript.toolCalls[event.tool_id] = {
-                    toolId: event.tool_id, name: event.tool_name, parameters: event.parameters, status: 'running', requestedAt: event.timestamp
-                };
-                transcript.entries.push({ kind: 'tool', toolId: event.tool_id });
-            }
+            const call = toolCallOf(transcript, event.tool_id) ?? addToolCall(transcript, event.tool_id);
+            Object.assign(call, { name: event.tool_name, parameters: event.parameters, requestedAt: event.timestamp });
             break;
         }
         case 'tool_result': {
-            let call = transcript.toolCalls[event.tool_id];
-            if (!call) {
-                call = transcript.toolCalls[event.tool_id] = { toolId: event.tool_id, status: 'running' };
-                transcript.entries.push({ kind: 'tool', toolId: event.tool_id });
-            }
+            const call = toolCallOf(transcript, event.tool_id) ?? addToolCall(transcript, event.tool_id);
             Object.assign(call, { status: event.status, output: event.output, error: event.error, finishedAt: event.timestamp });
             break;
         }
@@ -111,6 +105,34 @@ export function applyStreamJsonLine(transcript: TaskTranscript, line: StreamJson
     if (line.unknownFields) {
         transcript.entries.push({ kind: 'extra-fields', eventType: event.type, fields: line.unknownFields });
     }
+}
+
+/**
+ * The calls of each `toolCalls` array by id, built on first use: a transcript that came through JSON
+ * or the RPC is indexed again, and the index itself is never serialised.
+ */
+const toolCallIndexes = new WeakMap<ToolCallRecord[], Map<string, ToolCallRecord>>();
+
+function toolCallIndex(transcript: TaskTranscript): Map<string, ToolCallRecord> {
+    let index = toolCallIndexes.get(transcript.toolCalls);
+    if (!index) {
+        index = new Map(transcript.toolCalls.map(call => [call.toolId, call]));
+        toolCallIndexes.set(transcript.toolCalls, index);
+    }
+    return index;
+}
+
+/** The tool call of upstream `tool_id`, if the transcript has one. */
+export function toolCallOf(transcript: TaskTranscript, toolId: string): ToolCallRecord | undefined {
+    return toolCallIndex(transcript).get(toolId);
+}
+
+function addToolCall(transcript: TaskTranscript, toolId: string): ToolCallRecord {
+    const call: ToolCallRecord = { toolId, status: 'running' };
+    transcript.toolCalls.push(call);
+    toolCallIndex(transcript).set(toolId, call);
+    transcript.entries.push({ kind: 'tool', toolId });
+    return call;
 }
 
 /** Derived: the assistant's whole answer so far. */

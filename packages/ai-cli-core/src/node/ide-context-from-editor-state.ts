@@ -2,6 +2,7 @@ import { FileUri } from '@theia/core/lib/common/file-uri';
 import { IdeContext, IdeContextSchema } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { truncateSelection, WindowEditorState } from '../common/open-editors-model';
 import { formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
+import { isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 
 /**
  * Turns a window's editor state (from the browser, so untrusted) into the `ide/contextUpdate` params
@@ -23,6 +24,30 @@ export function ideContextFromEditorState(state: WindowEditorState): IdeContext 
         throw new Error(`Invalid editor state: ${formatZodIssues(parsed.error, 'state')}`);
     }
     return parsed.data;
+}
+
+/**
+ * The state with only the editors of files inside the workspace folders (symlinks resolved, as every
+ * path a CLI names is judged): a file the user opened from elsewhere (a key, another project) is
+ * nobody's business but the user's. Every answer about editors (open files, selection, contextUpdate,
+ * Claude Code's selection_changed) comes from this. A malformed state is left for
+ * {@link ideContextFromEditorState} to refuse with the reason.
+ */
+export async function editorsWithinRoots(state: WindowEditorState, roots: readonly string[]): Promise<WindowEditorState> {
+    if (!state || !Array.isArray(state.openFiles)) {
+        return state;
+    }
+    const inside = await Promise.all(state.openFiles.map(async file => {
+        if (typeof file?.uri !== 'string' || !file.uri.startsWith('file:')) {
+            return false;
+        }
+        try {
+            return await isInsideRoots(FileUri.fsPath(file.uri), roots);
+        } catch {
+            return false;
+        }
+    }));
+    return { ...state, openFiles: state.openFiles.filter((_file, index) => inside[index]) };
 }
 
 /** The same context with nobody looking at anything: what CLIs see while the window is away. */

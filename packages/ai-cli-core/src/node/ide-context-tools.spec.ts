@@ -76,6 +76,38 @@ describe('IdeContextTools on a window server, for an ACP agent', () => {
         expect(json(await call('getCurrentSelection'))).to.deep.equal({ filePath: file, cursor: { line: 3, character: 5 }, selectedText: 'answer' });
     });
 
+    it('leaves out editors and problems of files outside the workspace folders, for agents and CLIs alike', async () => {
+        const inside = path.join(root, 'src', 'a.ts');
+        const elsewhere = path.join(home.dir, 'elsewhere');
+        fs.mkdirSync(elsewhere);
+        const secret = path.join(elsewhere, 'id_rsa');
+        // A link in the workspace to a folder outside: an editor opened through it is outside too.
+        fs.symlinkSync(elsewhere, path.join(root, 'escape'));
+        await window.setEditorState({
+            isTrusted: true, openFiles: [
+                { uri: FileUri.create(secret).toString(), timestamp: 3, isActive: true, cursor: { line: 1, character: 1 }, selectedText: 'PRIVATE KEY' },
+                { uri: FileUri.create(path.join(root, 'escape', 'notes.md')).toString(), timestamp: 2 },
+                { uri: FileUri.create(inside).toString(), timestamp: 1 }
+            ]
+        });
+        expect(json(await call('getOpenEditors')).editors).to.deep.equal([{ path: inside, timestamp: 1 }]);
+        expect(json(await call('getCurrentSelection'))).to.deep.equal({ filePath: null });
+        expect(JSON.stringify(window.currentContext), 'what ide/contextUpdate tells the CLIs').to.not.contain('elsewhere').and.not.contain('PRIVATE KEY');
+        browser.diagnostics = [
+            {
+                filePath: secret,
+                diagnostics: [{ severity: 'error', message: 'PRIVATE KEY is not valid TypeScript', range: { start: { line: 1, character: 1 }, end: { line: 1, character: 2 } } }]
+            },
+            { filePath: inside, diagnostics: [] }
+        ];
+        expect(json(await call('getDiagnostics')).files.map((file: { filePath: string }) => file.filePath)).to.deep.equal([inside]);
+        expect(error(await call('getDiagnostics', { filePath: secret }))).to.match(/outside the workspace folders/);
+
+        // The folder opened later: its editors are told from then on, without waiting for the window.
+        await window.setRoots([root, elsewhere]);
+        expect(json(await call('getCurrentSelection'))).to.deep.equal({ filePath: secret, cursor: { line: 1, character: 1 }, selectedText: 'PRIVATE KEY' });
+    });
+
     it('asks the window for problems, dirty state, saving and opening, for workspace files only', async () => {
         const file = path.join(fs.realpathSync(root), 'src', 'a.ts');
         browser.diagnostics = [{

@@ -3,9 +3,9 @@ import { inject, injectable } from '@theia/core/shared/inversify';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { z } from 'zod';
 import {
-    DocumentArgumentsSchema, GetDiagnosticsArgumentsSchema, IdeContextToolName, NoArgumentsSchema, OpenFileArgumentsSchema
+    DocumentArgumentsSchema, FileDiagnostics, GetDiagnosticsArgumentsSchema, IdeContextToolName, NoArgumentsSchema, OpenFileArgumentsSchema
 } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { checkInsideRoots, describeRefusal } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { checkInsideRoots, describeRefusal, isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { IdeCompanionFrontendClient } from '../common/ide-companion-protocol';
 import { McpSessionContext, McpToolContribution } from './mcp-tool-contribution';
 import { textResult, validatedTools } from './mcp-tool-results';
@@ -15,7 +15,7 @@ import { WindowContext } from './window-context';
  * The IDE tools beyond diffs, for every Streamable HTTP session (Gemini CLI, Qwen Code, ACP agents):
  * what a CLI may ask of the window (its folders, editors, selection, problems, dirty documents) and do
  * in it (save, open a file at a range). Every answer is one text block of JSON; every path must lie in
- * the window's workspace folders.
+ * the window's workspace folders, and editors and problems of files outside them are not told.
  */
 @injectable()
 export class IdeContextTools implements McpToolContribution {
@@ -44,7 +44,11 @@ export class IdeContextTools implements McpToolContribution {
             });
         tool(IdeContextToolName.GET_DIAGNOSTICS,
             'Problems (errors, warnings) Theia knows for one file, or for every file when filePath is omitted; positions 1-based.', GetDiagnosticsArgumentsSchema,
-            async ({ filePath }) => ({ files: await this.window.getDiagnostics(filePath ? await this.uriInWorkspace(filePath) : undefined) }));
+            async ({ filePath }) => ({
+                files: filePath
+                    ? await this.window.getDiagnostics(await this.uriInWorkspace(filePath))
+                    : await diagnosticsWithinRoots(await this.window.getDiagnostics(undefined), this.windowContext.roots)
+            }));
         tool(IdeContextToolName.CHECK_DOCUMENT_DIRTY, 'Whether the file is open in an editor and has unsaved changes: {"filePath", "isOpen", "isDirty"}.', DocumentArgumentsSchema,
             async ({ filePath }) => this.window.getDocumentState(await this.uriInWorkspace(filePath)));
         tool(IdeContextToolName.SAVE_DOCUMENT, 'Saves the file\'s open editor (nothing happens to a file that is not open); answers its state afterwards.', DocumentArgumentsSchema,
@@ -63,6 +67,12 @@ export class IdeContextTools implements McpToolContribution {
     protected uriInWorkspace(filePath: string): Promise<string> {
         return fileUriInWorkspace(filePath, this.windowContext.roots);
     }
+}
+
+/** The problems of files inside the workspace folders only: the window also knows those of files opened from elsewhere. */
+export async function diagnosticsWithinRoots(files: FileDiagnostics[], roots: readonly string[]): Promise<FileDiagnostics[]> {
+    const inside = await Promise.all(files.map(file => isInsideRoots(file.filePath, roots)));
+    return files.filter((_file, index) => inside[index]);
 }
 
 /** The `file://` URI of an absolute path inside the workspace folders; throws with the reason otherwise. */

@@ -11,7 +11,7 @@ import { CliSessionInfo, CompanionEvent, IdeCompanionFrontendClient, SessionCred
 import { DiffReviewManager } from './diff-review-manager';
 import { fileUriInWorkspace } from './ide-context-tools';
 import { WindowEditorState } from '../common/open-editors-model';
-import { ideContextFromEditorState, withoutActiveEditor } from './ide-context-from-editor-state';
+import { editorsWithinRoots, ideContextFromEditorState, withoutActiveEditor } from './ide-context-from-editor-state';
 import { CompanionLogger } from './companion-logger';
 import { CompanionMcpServer } from './companion-mcp-server';
 import { DiscoveryFiles } from './discovery-files';
@@ -61,6 +61,10 @@ export class WindowCompanion {
     protected endpoints: McpEndpoint[] = [];
     protected discoveryFiles: DiscoveryFiles;
     protected readonly toDispose = new DisposableCollection();
+    /** The browser's last editor state as it came, before leaving out editors outside the folders, which may change. */
+    protected editorState?: WindowEditorState;
+    /** Counts editor states: an older one whose paths took longer to check is not published over a newer one. */
+    protected editorStates = 0;
 
     protected readonly onDidChangeStatusEmitter = new Emitter<WindowCompanionStatus>();
     readonly onDidChangeStatus: Event<WindowCompanionStatus> = this.onDidChangeStatusEmitter.event;
@@ -116,6 +120,10 @@ export class WindowCompanion {
     async setRoots(rootPaths: readonly string[]): Promise<void> {
         this.windowContext.roots = await resolveRoots(rootPaths, this.log);
         await this.writeDiscoveryFiles();
+        if (this.editorState) {
+            // The editors of a folder that came or went appear or go for the CLIs.
+            await this.setEditorState(this.editorState);
+        }
         this.fireStatusChanged();
     }
 
@@ -171,9 +179,19 @@ export class WindowCompanion {
         });
     }
 
-    /** Validates the browser's state and tells every endpoint, each of which tells its sessions what changed for them. */
+    /**
+     * Validates the browser's state and tells every endpoint, each of which tells its sessions what
+     * changed for them; editors of files outside the workspace folders are left out for all of them.
+     */
     async setEditorState(state: WindowEditorState): Promise<void> {
-        await this.publishEditor(ideContextFromEditorState(state), state);
+        // A malformed state is refused with the reason before anything changes.
+        ideContextFromEditorState(state);
+        const current = ++this.editorStates;
+        const shown = await editorsWithinRoots(state, this.roots);
+        if (current === this.editorStates) {
+            this.editorState = state;
+            await this.publishEditor(ideContextFromEditorState(shown), shown);
+        }
     }
 
     protected async publishEditor(context: IdeContext, state?: WindowEditorState): Promise<void> {
@@ -201,6 +219,8 @@ export class WindowCompanion {
 
     /** The window went away (tab closed or reloading): nobody is looking at a file any more. */
     async clearActiveEditor(): Promise<void> {
+        ++this.editorStates;
+        this.editorState &&= { ...this.editorState, openFiles: this.editorState.openFiles.map(({ uri, timestamp }) => ({ uri, timestamp })) };
         const context = this.windowContext.context;
         if (context) {
             await this.publishEditor(withoutActiveEditor(context));

@@ -9,7 +9,7 @@ import {
 import { IdeCompanionFrontendClient } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { ClaudeWebSocketServer } from './claude-websocket-server';
 import {
-    DiffReviewManager, fileUriInWorkspace, McpSessionContext, McpToolContribution, textResult, toolError, validatedTools, WindowContext
+    DiffReviewManager, diagnosticsWithinRoots, fileUriInWorkspace, McpSessionContext, McpToolContribution, textResult, toolError, validatedTools, WindowContext
 } from '@theia-cli-companion/ai-cli-core/lib/node/window';
 
 const SEVERITY_NAMES: Record<Diagnostic['severity'], string> = { error: 'Error', warning: 'Warning', information: 'Information', hint: 'Hint' };
@@ -56,7 +56,8 @@ export class ClaudeIdeTools implements McpToolContribution {
         tool(ClaudeToolName.GET_DIAGNOSTICS, 'Problems (errors, warnings) Theia knows, for one file (uri) or all; 0-based ranges.', ClaudeGetDiagnosticsArgumentsSchema,
             async ({ uri }) => {
                 const fileUri = uri ? await fileUriInWorkspace(uri.startsWith('file:') ? FileUri.fsPath(uri) : uri, this.windowContext.roots) : undefined;
-                const files = await this.window.getDiagnostics(fileUri);
+                const files = fileUri ? await this.window.getDiagnostics(fileUri)
+                    : await diagnosticsWithinRoots(await this.window.getDiagnostics(undefined), this.windowContext.roots);
                 return json(files.map(file => ({
                     uri: FileUri.create(file.filePath).toString(),
                     diagnostics: file.diagnostics.map(diagnostic => ({

@@ -147,6 +147,27 @@ describe('Claude Code WebSocket endpoint', () => {
         expect(invalid.texts[0]).to.contain('filePath');
     });
 
+    it('tells Claude Code nothing of editors and problems of files outside the workspace folders', async () => {
+        const wire = await connect();
+        const inside = path.join(fs.realpathSync(workspace), 'a.ts');
+        const secret = path.join(home.dir, 'elsewhere', 'id_rsa');
+        await window.setEditorState({
+            isTrusted: true, openFiles: [
+                {
+                    uri: FileUri.create(secret).toString(), timestamp: 2, isActive: true, cursor: { line: 1, character: 1 }, selectedText: 'PRIVATE KEY',
+                    selection: { start: { line: 0, character: 0 }, end: { line: 0, character: 11 } }
+                },
+                { uri: FileUri.create(inside).toString(), timestamp: 1 }
+            ]
+        });
+        expect(JSON.parse((await wire.call('getOpenEditors')).texts[0]).tabs.map((tab: { fileName: string }) => tab.fileName)).to.deep.equal([inside]);
+        expect(JSON.parse((await wire.call('getCurrentSelection')).texts[0]).success).to.equal(false);
+        expect(JSON.parse((await wire.call('getLatestSelection')).texts[0]).success).to.equal(false);
+        expect(wire.notifications('selection_changed')).to.deep.equal([]);
+        frontend.diagnostics = [{ filePath: secret, diagnostics: [] }, { filePath: inside, diagnostics: [] }];
+        expect(JSON.parse((await wire.call('getDiagnostics', {})).texts[0])).to.deep.equal([{ uri: FileUri.create(inside).toString(), diagnostics: [] }]);
+    });
+
     it('blocks openDiff until the user answers: FILE_SAVED with the edited text, DIFF_REJECTED, close_tab and closeAllDiffTabs', async () => {
         const wire = await connect();
         const file = path.join(fs.realpathSync(workspace), 'a.ts');

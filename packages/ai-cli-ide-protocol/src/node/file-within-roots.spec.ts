@@ -56,6 +56,30 @@ describe('file-within-roots', () => {
         expect(fs.readdirSync(outside)).to.deep.equal([]);
     });
 
+    it('refuses at the last moment when the folder is swapped for a link while the file is being written', async () => {
+        fs.mkdirSync(path.join(ws, 'docs'));
+        fs.writeFileSync(path.join(ws, 'docs', 'notes.md'), 'before\n');
+        const open = fs.promises.open;
+        // The swap happens after the path was judged, just before the temporary file is created: it is
+        // created through the link, outside, and renaming it would put the file there.
+        fs.promises.open = (async (...args: Parameters<typeof open>) => {
+            fs.renameSync(path.join(ws, 'docs'), path.join(base, 'docs-moved'));
+            fs.symlinkSync(outside, path.join(ws, 'docs'));
+            return open(...args);
+        }) as typeof open;
+        let error: Error | undefined;
+        try {
+            error = await refusal(writeFileWithinRoots(path.join(ws, 'docs', 'notes.md'), 'attacker\n', [ws]));
+        } finally {
+            fs.promises.open = open;
+        }
+        expect(error).to.be.instanceOf(OutsideRootsError);
+        expect(error?.message).to.match(/its folder .* was replaced \(it now leads to .*outside\) while being written; refused$/);
+        expect(fs.readdirSync(outside), 'nothing written outside, the temporary file removed').to.deep.equal([]);
+        expect(fs.readdirSync(path.join(base, 'docs-moved'))).to.deep.equal(['notes.md']);
+        expect(fs.readFileSync(path.join(base, 'docs-moved', 'notes.md'), 'utf8')).to.equal('before\n');
+    });
+
     it('removes a file, or the link in its place (never what it points to), and refuses through a swapped folder', async () => {
         fs.writeFileSync(path.join(outside, 'precious'), 'keep\n');
         fs.symlinkSync(path.join(outside, 'precious'), path.join(ws, 'link'));

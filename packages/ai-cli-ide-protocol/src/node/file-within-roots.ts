@@ -28,6 +28,9 @@ export async function writeFileWithinRoots(file: string, content: string | Uint8
     await fs.promises.mkdir(folder, { recursive: true });
     // mkdir follows links in the folder's path too: one swapped in meanwhile shows here, and nothing is written.
     await assertRealFolderWithin(folder, roots, file);
+    // Node has no openat/renameat: the temporary file is created by path, so a folder swapped just before
+    // lands it outside, where the check before the rename catches it (and removes it by the same path).
+    // A folder moved away after it was created keeps the dot-named temporary file.
     const existing = await fs.promises.lstat(target).catch(error => ignoreMissing(error));
     if (existing?.isSymbolicLink()) {
         throw new OutsideRootsError(`${file} became a symbolic link while being written; refused`);

@@ -6,6 +6,7 @@ import * as path from 'path';
 import { AddressInfo } from 'net';
 import { until } from './processes';
 import { Testbed } from './testbed';
+import { geminiDiscoveryDirectory } from './sandbox';
 
 interface AttackResult { readonly name: string; readonly outcome: string }
 
@@ -58,7 +59,7 @@ describe('Attackers: web pages, DNS rebinding and other local users are kept out
         await window.openTerminal();
         const env = await window.terminalEnvironment(bed.workspace);
         const port = Number(env.GEMINI_CLI_IDE_SERVER_PORT);
-        const geminiFile = path.join(bed.sandbox.tmp, 'gemini', 'ide', `gemini-ide-server-${bed.backend.pid}-${port}.json`);
+        const geminiFile = path.join(geminiDiscoveryDirectory(bed.sandbox), `gemini-ide-server-${bed.backend.pid}-${port}.json`);
         const qwenFile = path.join(bed.sandbox.home, '.qwen', 'ide', `${port}.lock`);
         return { port, geminiFile, qwenFile, token: JSON.parse(fs.readFileSync(geminiFile, 'utf8')).authToken };
     }

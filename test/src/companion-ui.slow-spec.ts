@@ -4,7 +4,7 @@ import * as path from 'path';
 import { writeCliSettings } from './cli-settings';
 import { ProbeReport } from './ide-probe';
 import { descendantsOf, until } from './processes';
-import { Sandbox, updateTheiaSettings } from './sandbox';
+import { Sandbox, updateTheiaSettings, geminiDiscoveryDirectory } from './sandbox';
 import { Testbed } from './testbed';
 import { REPO_ROOT } from './theia-backend';
 import { TheiaWindow } from './theia-window';
@@ -29,7 +29,7 @@ function installOnlyGemini(sandbox: Sandbox): void {
 
 /** Every discovery-file token on disk: none may ever show up in what the UI displays or copies. */
 function discoveryTokens(sandbox: Sandbox): string[] {
-    const dirs = [path.join(sandbox.tmp, 'gemini', 'ide'), path.join(sandbox.home, '.qwen', 'ide')];
+    const dirs = [geminiDiscoveryDirectory(sandbox), path.join(sandbox.home, '.qwen', 'ide')];
     return dirs.flatMap(dir => fs.existsSync(dir) ? fs.readdirSync(dir) : [])
         .flatMap(name => {
             const file = dirs.map(dir => path.join(dir, name)).find(candidate => fs.existsSync(candidate))!;
@@ -152,7 +152,7 @@ describe('The companion as a user meets it: run commands, status view, preferenc
         await window.openTerminal();
         const env = await window.terminalEnvironment(bed.workspace);
         const port = env.GEMINI_CLI_IDE_SERVER_PORT;
-        const geminiFile = path.join(bed.sandbox.tmp, 'gemini', 'ide', `gemini-ide-server-${bed.backend.pid}-${port}.json`);
+        const geminiFile = path.join(geminiDiscoveryDirectory(bed.sandbox), `gemini-ide-server-${bed.backend.pid}-${port}.json`);
         const qwenFile = path.join(bed.sandbox.home, '.qwen', 'ide', `${port}.lock`);
         expect(fs.existsSync(geminiFile) && fs.existsSync(qwenFile)).to.equal(true);
         const probe = bed.probe('gemini', env, bed.workspace);
@@ -194,7 +194,7 @@ describe('The companion as a user meets it: run commands, status view, preferenc
         }
         await window.page.locator(`${STATUS_ITEM} .codicon-debug-disconnect`).waitFor({ timeout: 20000 });
         const newPort = await statusViewPort(window);
-        expect(fs.existsSync(path.join(bed.sandbox.tmp, 'gemini', 'ide', `gemini-ide-server-${bed.backend.pid}-${newPort}.json`))).to.equal(true);
+        expect(fs.existsSync(path.join(geminiDiscoveryDirectory(bed.sandbox), `gemini-ide-server-${bed.backend.pid}-${newPort}.json`))).to.equal(true);
         expect(fs.existsSync(path.join(bed.sandbox.home, '.qwen', 'ide', `${newPort}.lock`))).to.equal(true);
     });
 
@@ -203,7 +203,7 @@ describe('The companion as a user meets it: run commands, status view, preferenc
         await window.page.locator(`${STATUS_ITEM} .codicon-debug-disconnect`).waitFor({ timeout: 20000 });
         await window.runCommand('CLI Companion: Show Status');
         const port = await statusViewPort(window);
-        const geminiFile = path.join(bed.sandbox.tmp, 'gemini', 'ide', `gemini-ide-server-${bed.backend.pid}-${port}.json`);
+        const geminiFile = path.join(geminiDiscoveryDirectory(bed.sandbox), `gemini-ide-server-${bed.backend.pid}-${port}.json`);
         expect(fs.existsSync(geminiFile)).to.equal(true);
         try {
             await window.pickFromStatusMenu('Turn Off');
@@ -215,7 +215,7 @@ describe('The companion as a user meets it: run commands, status view, preferenc
             await window.page.locator('[data-command="aiCliCompanion.turnOn"]').click();
             await window.page.locator(`${STATUS_ITEM} .codicon-debug-disconnect`).waitFor({ timeout: 20000 });
             const newPort = await statusViewPort(window);
-            expect(fs.existsSync(path.join(bed.sandbox.tmp, 'gemini', 'ide', `gemini-ide-server-${bed.backend.pid}-${newPort}.json`))).to.equal(true);
+            expect(fs.existsSync(path.join(geminiDiscoveryDirectory(bed.sandbox), `gemini-ide-server-${bed.backend.pid}-${newPort}.json`))).to.equal(true);
         } finally {
             updateTheiaSettings(bed.sandbox, { 'aiCliCompanion.enabled': undefined });
         }

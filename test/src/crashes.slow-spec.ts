@@ -5,6 +5,7 @@ import { descendantsOf, killTree, until } from './processes';
 import { Testbed } from './testbed';
 import { TheiaBackend } from './theia-backend';
 import { TheiaWindow } from './theia-window';
+import { geminiDiscoveryDirectory } from './sandbox';
 
 const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
 
@@ -36,7 +37,7 @@ describe('Crashes: a CLI or a browser killed with SIGKILL', function (): void {
         const env = await window.terminalEnvironment(bed.workspace);
         const port = env.GEMINI_CLI_IDE_SERVER_PORT;
         const files = [
-            path.join(bed.sandbox.tmp, 'gemini', 'ide', `gemini-ide-server-${bed.backend.pid}-${port}.json`),
+            path.join(geminiDiscoveryDirectory(bed.sandbox), `gemini-ide-server-${bed.backend.pid}-${port}.json`),
             path.join(bed.sandbox.home, '.qwen', 'ide', `${port}.lock`)
         ];
         expect(files.every(file => fs.existsSync(file))).to.equal(true);
@@ -64,7 +65,7 @@ describe('Crashes: a CLI or a browser killed with SIGKILL', function (): void {
                 await window.openTerminal();
                 const env = await window.terminalEnvironment(bed.workspace);
                 const files = [
-                    path.join(bed.sandbox.tmp, 'gemini', 'ide', `gemini-ide-server-${crashed.pid}-${env.GEMINI_CLI_IDE_SERVER_PORT}.json`),
+                    path.join(geminiDiscoveryDirectory(bed.sandbox), `gemini-ide-server-${crashed.pid}-${env.GEMINI_CLI_IDE_SERVER_PORT}.json`),
                     path.join(bed.sandbox.home, '.qwen', 'ide', `${env.GEMINI_CLI_IDE_SERVER_PORT}.lock`)
                 ];
                 // The CLI runs outside the IDE's terminals (as in tmux), so it outlives the backend.

@@ -3,13 +3,13 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { IdeProbe } from './ide-probe';
 import { until } from './processes';
-import { createSandbox, createWorkspace, Sandbox } from './sandbox';
+import { createSandbox, createWorkspace, Sandbox, geminiDiscoveryDirectory } from './sandbox';
 import { TheiaBackend } from './theia-backend';
 import { TheiaWindow } from './theia-window';
 
 function discoveryFiles(sandbox: Sandbox): string[] {
     const list = (dir: string) => fs.existsSync(dir) ? fs.readdirSync(dir).map(name => path.join(dir, name)) : [];
-    return [...list(path.join(sandbox.tmp, 'gemini', 'ide')), ...list(path.join(sandbox.home, '.qwen', 'ide')), ...list(path.join(sandbox.home, '.claude', 'ide'))].sort();
+    return [...list(geminiDiscoveryDirectory(sandbox)), ...list(path.join(sandbox.home, '.qwen', 'ide')), ...list(path.join(sandbox.home, '.claude', 'ide'))].sort();
 }
 
 /** Discovery files across crashes, restarts, reloads, other backends and windows without a folder. */
@@ -117,7 +117,8 @@ describe('IDE mode: discovery file lifecycle', function (): void {
         const window = await openWindow(backend);
         await window.openTerminal();
         const env = await window.terminalEnvironment(sandbox.root);
-        const geminiFile = JSON.parse(fs.readFileSync(path.join(sandbox.tmp, 'gemini', 'ide', `gemini-ide-server-${backend.pid}-${env.GEMINI_CLI_IDE_SERVER_PORT}.json`), 'utf8'));
+        const geminiFileName = `gemini-ide-server-${backend.pid}-${env.GEMINI_CLI_IDE_SERVER_PORT}.json`;
+        const geminiFile = JSON.parse(fs.readFileSync(path.join(geminiDiscoveryDirectory(sandbox), geminiFileName), 'utf8'));
         expect(geminiFile.workspacePath).to.equal('');
         const gemini = new IdeProbe('gemini', env, sandbox.root);
         probes.push(gemini);

@@ -3,7 +3,7 @@ import * as dns from 'dns';
 import * as fs from 'fs';
 import * as path from 'path';
 import { until } from './processes';
-import { Sandbox } from './sandbox';
+import { Sandbox, geminiDiscoveryDirectory } from './sandbox';
 import { Testbed } from './testbed';
 import { TheiaBackend } from './theia-backend';
 
@@ -64,7 +64,7 @@ describe('IDE mode: real CLI clients connect from a Theia terminal', function ()
         expect(env.QWEN_CODE_IDE_WORKSPACE_PATH).to.equal(workspace);
         expect(env.TERM_PROGRAM).to.equal(undefined);
 
-        const geminiFile = path.join(sandbox.tmp, 'gemini', 'ide', `gemini-ide-server-${backend.pid}-${port}.json`);
+        const geminiFile = path.join(geminiDiscoveryDirectory(sandbox), `gemini-ide-server-${backend.pid}-${port}.json`);
         const qwenFile = path.join(sandbox.home, '.qwen', 'ide', `${port}.lock`);
         for (const file of [geminiFile, qwenFile]) {
             expect(fs.statSync(file).mode & 0o777, file).to.equal(0o600);
@@ -169,7 +169,7 @@ describe('IDE mode: real CLI clients connect from a Theia terminal', function ()
         await window.openTerminal();
         const env = await window.terminalEnvironment();
         const port = Number(env.GEMINI_CLI_IDE_SERVER_PORT);
-        const geminiFile = path.join(sandbox.tmp, 'gemini', 'ide', `gemini-ide-server-${backend.pid}-${port}.json`);
+        const geminiFile = path.join(geminiDiscoveryDirectory(sandbox), `gemini-ide-server-${backend.pid}-${port}.json`);
         const qwenFile = path.join(sandbox.home, '.qwen', 'ide', `${port}.lock`);
         expect(fs.existsSync(geminiFile) && fs.existsSync(qwenFile)).to.equal(true);
         await window.close();

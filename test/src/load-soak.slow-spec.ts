@@ -4,7 +4,7 @@ import * as path from 'path';
 import { connectTestClient, TestClient } from '@theia-cli-companion/ai-cli-core/lib/node/test';
 import { IdeProbe, ProbeReport } from './ide-probe';
 import { until } from './processes';
-import { createSandbox, createWorkspace, Sandbox } from './sandbox';
+import { createSandbox, createWorkspace, Sandbox, geminiDiscoveryDirectory } from './sandbox';
 import { TheiaBackend } from './theia-backend';
 import { TheiaWindow } from './theia-window';
 
@@ -79,7 +79,7 @@ describe('Load and soak: 50 sessions on one window under minutes of editor activ
         await window.openTerminal();
         const env = await window.terminalEnvironment(workspace);
         const port = Number(env.GEMINI_CLI_IDE_SERVER_PORT);
-        const discovery = path.join(sandbox.tmp, 'gemini', 'ide', `gemini-ide-server-${backend.pid}-${port}.json`);
+        const discovery = path.join(geminiDiscoveryDirectory(sandbox), `gemini-ide-server-${backend.pid}-${port}.json`);
         const token = JSON.parse(fs.readFileSync(discovery, 'utf8')).authToken as string;
 
         for (let i = 0; i < SDK_SESSIONS; i++) {

@@ -57,6 +57,15 @@ export function createSandbox(theiaSettings: Record<string, unknown> = {}): Sand
     };
 }
 
+/**
+ * Where the backend of this sandbox writes Gemini CLI's discovery files: the user's private directory
+ * under the sandbox's TMPDIR, which the window's terminals get as their TMPDIR (never the shared
+ * `<tmpdir>/gemini`).
+ */
+export function geminiDiscoveryDirectory(sandbox: Pick<Sandbox, 'tmp'>): string {
+    return path.join(sandbox.tmp, `theia-cli-companion-${process.getuid!()}`, 'gemini', 'ide');
+}
+
 /** Creates a workspace folder tree inside the sandbox; returns its realpath. */
 export function createWorkspace(sandbox: Sandbox, name: string, files: Record<string, string> = {}): string {
     const dir = path.join(sandbox.root, name);

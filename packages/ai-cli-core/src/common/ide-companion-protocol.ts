@@ -78,6 +78,13 @@ export interface WindowCompanionStatus {
     readonly pendingDiffs: readonly PendingDiffInfo[];
     /** Variables that point a CLI started in this window's terminals at this window's server. */
     readonly terminalEnvironment: Readonly<Record<string, string>>;
+    /** Advertised flavours that cannot be served in this window (their discovery file could not be written), and why. */
+    readonly unavailableFlavours: readonly UnavailableFlavourInfo[];
+}
+
+export interface UnavailableFlavourInfo {
+    readonly flavour: CliFlavourId;
+    readonly reason: string;
 }
 
 export interface AttachWindowRequest {

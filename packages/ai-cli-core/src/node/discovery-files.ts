@@ -1,6 +1,7 @@
 import * as path from 'path';
 import { StdioConfig } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { CliFlavour, DiscoveryEndpoint, ensurePrivateDirectory, removeFileSync, writePrivateFileAtomic } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 
 /**
  * The discovery files of one window server, one per advertised CLI flavour. Writes are atomic and
@@ -9,6 +10,8 @@ import { CliFlavour, DiscoveryEndpoint, ensurePrivateDirectory, removeFileSync, 
  */
 export class DiscoveryFiles {
     protected readonly written = new Map<CliFlavour, string>();
+    /** Flavours whose file could not be written, with why: the others are served regardless. */
+    protected readonly failed = new Map<CliFlavour, string>();
     protected queue: Promise<unknown> = Promise.resolve();
     protected disposed = false;
 
@@ -22,7 +25,16 @@ export class DiscoveryFiles {
         return new Map([...this.written].map(([flavour, file]) => [flavour.id, file]));
     }
 
-    /** Writes the file of each flavour in `flavours` and removes those of the flavours not in it. */
+    /** Why each advertised flavour whose file is not on disk could not write it, by flavour id. */
+    get failures(): ReadonlyMap<string, string> {
+        return new Map([...this.failed].map(([flavour, reason]) => [flavour.id, reason]));
+    }
+
+    /**
+     * Writes the file of each flavour in `flavours` and removes those of the flavours not in it. A
+     * flavour whose file cannot be written (its directory taken by another account, say) is recorded
+     * in `failures` and the others are written regardless: one CLI's trouble never stops the rest.
+     */
     write(flavours: readonly CliFlavour[], endpointOf: (flavour: CliFlavour) => DiscoveryEndpoint): Promise<void> {
         return this.enqueue(async () => {
             for (const [flavour, file] of [...this.written]) {
@@ -31,26 +43,45 @@ export class DiscoveryFiles {
                     this.written.delete(flavour);
                 }
             }
+            for (const flavour of [...this.failed.keys()]) {
+                if (!flavours.includes(flavour)) {
+                    this.failed.delete(flavour);
+                }
+            }
             for (const flavour of flavours) {
                 if (this.disposed) {
                     return;
                 }
-                const endpoint = endpointOf(flavour);
-                const dir = flavour.discoveryDirectory();
-                await ensurePrivateDirectory(dir);
-                const file = path.join(dir, flavour.discoveryFileName(endpoint));
-                await writePrivateFileAtomic(file, JSON.stringify(flavour.discoveryFileContent(endpoint, this.stdioFor(file))));
-                const previous = this.written.get(flavour);
-                this.written.set(flavour, file);
-                if (previous && previous !== file) {
-                    removeFileSync(previous);
-                }
-                if (this.disposed) {
-                    // A stop raced with this write: the file must not outlive the server.
-                    removeFileSync(file);
+                try {
+                    await this.writeOne(flavour, endpointOf(flavour));
+                    this.failed.delete(flavour);
+                } catch (error) {
+                    this.failed.set(flavour, describeError(error));
+                    const stale = this.written.get(flavour);
+                    if (stale) {
+                        // An older body would advertise what no longer holds.
+                        removeFileSync(stale);
+                        this.written.delete(flavour);
+                    }
                 }
             }
         });
+    }
+
+    protected async writeOne(flavour: CliFlavour, endpoint: DiscoveryEndpoint): Promise<void> {
+        const dir = flavour.discoveryDirectory();
+        await ensurePrivateDirectory(dir);
+        const file = path.join(dir, flavour.discoveryFileName(endpoint));
+        await writePrivateFileAtomic(file, JSON.stringify(flavour.discoveryFileContent(endpoint, this.stdioFor(file))));
+        const previous = this.written.get(flavour);
+        this.written.set(flavour, file);
+        if (previous && previous !== file) {
+            removeFileSync(previous);
+        }
+        if (this.disposed) {
+            // A stop raced with this write: the file must not outlive the server.
+            removeFileSync(file);
+        }
     }
 
     /** Synchronous, so it also works from a process 'exit' handler. */

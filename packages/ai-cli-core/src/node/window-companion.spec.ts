@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
-import { GeminiCliFlavour, QwenCodeFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { GeminiCliFlavour, QwenCodeFlavour, privateTmpDirectory } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { WindowCompanion } from './window-companion';
 import { createWindowCompanion } from './window-companion-module';
 import { RecordingLogger } from './test/recording-logger';
@@ -47,7 +47,7 @@ describe('WindowCompanion', () => {
         expect(read(files.get('qwen')!).stdio.args[2]).to.equal(files.get('qwen'));
         expect(window.terminalEnvironment()).to.deep.equal({
             GEMINI_CLI_IDE_SERVER_PORT: String(window.server.port), GEMINI_CLI_IDE_WORKSPACE_PATH: real, GEMINI_CLI_IDE_PID: String(process.pid),
-            QWEN_CODE_IDE_SERVER_PORT: String(window.server.port), QWEN_CODE_IDE_WORKSPACE_PATH: real
+            QWEN_CODE_IDE_SERVER_PORT: String(window.server.port), QWEN_CODE_IDE_WORKSPACE_PATH: real, TMPDIR: privateTmpDirectory()
         });
     });
 
@@ -191,16 +191,66 @@ describe('WindowCompanion', () => {
         }
     });
 
-    it('refuses to write into a discovery directory owned by someone else', async function (): Promise<void> {
+    it('serves the other CLIs when one flavour\'s discovery directory cannot be used, and says which and why', async () => {
+        // Qwen's ide directory is a file: its lock cannot be written, Gemini CLI's file can.
+        fs.mkdirSync(path.join(process.env.HOME!, '.qwen'));
+        fs.writeFileSync(path.join(process.env.HOME!, '.qwen', 'ide'), 'in the way');
+        const logger = new RecordingLogger();
+        const window = create(logger);
+        await window.start([root]);
+        expect(fs.existsSync(window.discoveryFilePaths.get('gemini')!)).to.equal(true);
+        expect(window.discoveryFilePaths.has('qwen')).to.equal(false);
+        expect(window.status.unavailableFlavours).to.have.length(1);
+        expect(window.status.unavailableFlavours[0].flavour).to.equal('qwen');
+        expect(window.status.unavailableFlavours[0].reason).to.match(/\.qwen\/ide is not a directory \(a symbolic link or file is in the way\)$/);
+        expect(Object.keys(window.terminalEnvironment())).to.include('GEMINI_CLI_IDE_SERVER_PORT').and.not.include('QWEN_CODE_IDE_SERVER_PORT');
+        expect(logger.lines.some(line => /^WARN .*Qwen Code cannot use IDE mode in this window: /.test(line))).to.equal(true, logger.lines.join('\n'));
+        const token = window.endpointFor('gemini').authToken;
+        const cli = await connect(window.server.port, token);
+        await cli.client.close();
+        // Once the way is clear, the next write brings Qwen Code back.
+        fs.rmSync(path.join(process.env.HOME!, '.qwen', 'ide'));
+        await window.setRoots([root]);
+        expect(window.status.unavailableFlavours).to.deep.equal([]);
+        expect(fs.existsSync(window.discoveryFilePaths.get('qwen')!)).to.equal(true);
+    });
+
+    it('serves the other CLIs when a flavour\'s directory belongs to another account', async function (): Promise<void> {
         if (process.getuid?.() !== 0) {
+            // Needs chown to another uid. CI runs as root, where this never skips.
             this.skip();
         }
-        const dir = path.join(process.env.TMPDIR!, 'gemini', 'ide');
+        const dir = path.join(process.env.HOME!, '.qwen', 'ide');
         fs.mkdirSync(dir, { recursive: true });
         fs.chownSync(dir, 65534, 65534);
         const window = create();
-        let error: Error | undefined;
-        await window.start([root]).catch(e => error = e);
-        expect(error?.message).to.match(/belongs to uid 65534/);
+        await window.start([root]);
+        expect(window.status.unavailableFlavours.map(({ flavour, reason }) => `${flavour}: ${reason}`)).to.deep.equal([
+            `qwen: ${dir} belongs to uid 65534, not to this user (uid 0); refusing to write a secret there`
+        ]);
+        expect(fs.existsSync(window.discoveryFilePaths.get('gemini')!)).to.equal(true);
+    });
+
+    it('never uses the shared <tmpdir>/gemini: another account\'s world-writable one, with planted files, changes nothing', async () => {
+        const shared = path.join(process.env.TMPDIR!, 'gemini');
+        fs.mkdirSync(path.join(shared, 'ide'), { recursive: true });
+        fs.chmodSync(shared, 0o777);
+        fs.chmodSync(path.join(shared, 'ide'), 0o777);
+        const planted = path.join(shared, 'ide', `gemini-ide-server-${process.pid}.json`);
+        fs.writeFileSync(planted, JSON.stringify({ port: 1, authToken: 'x', stdio: { command: '/bin/sh', args: ['-c', 'touch pwned'] } }));
+        if (process.getuid?.() === 0) {
+            fs.chownSync(shared, 65534, 65534);
+            fs.chownSync(path.join(shared, 'ide'), 65534, 65534);
+        }
+        const window = create();
+        await window.start([root]);
+        const file = window.discoveryFilePaths.get('gemini')!;
+        expect(path.dirname(file)).to.equal(path.join(privateTmpDirectory(), 'gemini', 'ide'));
+        expect(privateTmpDirectory().startsWith(process.env.TMPDIR! + path.sep)).to.equal(true);
+        expect(fs.readdirSync(path.join(shared, 'ide'))).to.deep.equal([path.basename(planted)]);
+        // A CLI in the window's terminals resolves os.tmpdir() to the private directory, where only our file is.
+        expect(window.terminalEnvironment().TMPDIR).to.equal(privateTmpDirectory());
+        expect(fs.readdirSync(path.dirname(file))).to.deep.equal([path.basename(file)]);
+        expect(fs.statSync(privateTmpDirectory()).mode & 0o777).to.equal(0o700);
     });
 });

@@ -161,8 +161,19 @@ export class WindowCompanion {
         return this.credentials.advertisedFlavours;
     }
 
-    protected writeDiscoveryFiles(): Promise<void> {
-        return this.discoveryFiles.write(this.advertisedFlavours, flavour => this.endpointFor(flavour.id));
+    /** Writes every advertised flavour's file; a flavour that cannot be served is logged and shown, the others go on. */
+    protected async writeDiscoveryFiles(): Promise<void> {
+        const before = this.discoveryFiles.failures;
+        await this.discoveryFiles.write(this.advertisedFlavours, flavour => this.endpointFor(flavour.id));
+        for (const [flavourId, reason] of this.discoveryFiles.failures) {
+            if (before.get(flavourId) !== reason) {
+                this.log.warn(`Window ${this.windowId}: ${this.displayNameOf(flavourId)} cannot use IDE mode in this window: ${reason}`);
+            }
+        }
+    }
+
+    protected displayNameOf(flavourId: string): string {
+        return this.options.flavours.find(flavour => flavour.id === flavourId)?.displayName ?? flavourId;
     }
 
     protected fireStatusChanged(): void {
@@ -269,12 +280,16 @@ export class WindowCompanion {
             sessions: this.connectedSessions,
             discoveryFiles: [...this.discoveryFiles.files].map(([flavour, file]) => ({ flavour: flavour as CliFlavourId, path: file })),
             pendingDiffs: this.diffs.openDiffs,
-            terminalEnvironment: this.terminalEnvironment()
+            terminalEnvironment: this.terminalEnvironment(),
+            unavailableFlavours: [...this.discoveryFiles.failures].map(([flavour, reason]) => ({ flavour: flavour as CliFlavourId, reason }))
         };
     }
 
+    /** The variables of the flavours this window serves; one whose file is missing would point its CLI at nothing. */
     terminalEnvironment(): Record<string, string> {
-        return Object.assign({}, ...this.advertisedFlavours.map(flavour => flavour.terminalEnvironment(this.endpointFor(flavour.id))));
+        const failures = this.discoveryFiles.failures;
+        return Object.assign({}, ...this.advertisedFlavours.filter(flavour => !failures.has(flavour.id))
+            .map(flavour => flavour.terminalEnvironment(this.endpointFor(flavour.id))));
     }
 
     /** Removes the discovery files first and synchronously, so even an exiting process leaves none. */

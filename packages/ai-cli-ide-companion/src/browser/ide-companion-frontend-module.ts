@@ -16,6 +16,7 @@ import { IdeCompanionStatusBarContribution } from './ide-companion-status-bar-co
 import { CompanionStatusViewContribution } from './status-view/companion-status-view-contribution';
 import { CompanionStatusWidget } from './status-view/companion-status-widget';
 import { injectTaskEnvironment, injectTerminalEnvironment } from './terminal-environment-injection';
+import { UnavailableFlavourNotifier } from './unavailable-flavour-notifier';
 
 /** IDE mode for the CLIs in this window: its terminals' variables, status, commands and "Run" launcher. */
 export default new ContainerModule((bind, _unbind, _isBound, _rebind, _unbindAsync, onActivation) => {
@@ -37,6 +38,8 @@ export default new ContainerModule((bind, _unbind, _isBound, _rebind, _unbindAsy
 
     bind(IdeCompanionStatusBarContribution).toSelf().inSingletonScope();
     bind(FrontendApplicationContribution).toService(IdeCompanionStatusBarContribution);
+    bind(UnavailableFlavourNotifier).toSelf().inSingletonScope();
+    bind(FrontendApplicationContribution).toService(UnavailableFlavourNotifier);
 
     onActivation<ShellTerminalServerProxy>(ShellTerminalServerProxy, (ctx, proxy) => {
         const companion = ctx.container.get(WindowCompanionService);

@@ -60,6 +60,8 @@ export class IdeCompanionStatusBarContribution implements FrontendApplicationCon
             ...status.sessions.map(session =>
                 `• ${session.clientLabel}: ${session.clientName} ${session.clientVersion} (${nls.localize('theia-cli-companion/ide-companion/since',
                     'since {0}', new Date(session.connectedAt).toLocaleTimeString())})`),
+            ...status.unavailableFlavours.map(({ flavour, reason }) => nls.localize('theia-cli-companion/ide-companion/statusUnavailable',
+                '{0} cannot connect: {1}', CLI_FLAVOUR_DISPLAY_NAMES[flavour], reason)),
             ...(status.pendingDiffs.length
                 ? [nls.localize('theia-cli-companion/ide-companion/statusDiffs', '{0} diff(s) waiting for review', String(status.pendingDiffs.length))]
                 : []),

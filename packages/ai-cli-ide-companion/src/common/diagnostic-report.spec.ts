@@ -14,7 +14,8 @@ const input: DiagnosticReportInput = {
         }],
         discoveryFiles: [{ flavour: 'gemini', path: '/tmp/gemini/ide/gemini-ide-server-1-41234.json' }],
         pendingDiffs: [{ id: 'd-1', sessionId: 's-1', filePath: '/work/project/a.ts', openedAt: Date.UTC(2026, 10, 29, 11, 30, 0) }],
-        terminalEnvironment: { GEMINI_CLI_IDE_SERVER_PORT: '41234' }
+        terminalEnvironment: { GEMINI_CLI_IDE_SERVER_PORT: '41234' },
+        unavailableFlavours: [{ flavour: 'claude', reason: '/home/u/.claude/ide belongs to uid 1001, not to this user (uid 1000)' }]
     },
     versions: { '@theia/core': '1.74.1' },
     browser: 'Chromium',
@@ -31,6 +32,7 @@ describe('buildDiagnosticReport', () => {
         for (const expected of [
             '- State: running', '- @theia/core: 1.74.1', '- Address: 127.0.0.1:41234', '- Advertised to: Gemini CLI',
             '- Gemini CLI discovery file: /tmp/gemini/ide/gemini-ide-server-1-41234.json', '- Terminal variable GEMINI_CLI_IDE_SERVER_PORT=41234',
+            '- Claude Code unavailable: /home/u/.claude/ide belongs to uid 1001, not to this user (uid 1000)',
             '## Sessions (1)', '- Gemini CLI: stdio-client 0.61.0, connected 2026-11-29T11:00:00.000Z (session s-1)',
             '## Pending diffs (1)', '- /work/project/a.ts since 2026-11-29T11:30:00.000Z (session s-1)',
             '- Gemini CLI: /usr/bin/gemini', '- Qwen Code: "qwen" not found', '- aiCliCompanion.enabled: true',

@@ -44,6 +44,7 @@ export function buildDiagnosticReport(input: DiagnosticReportInput): string {
             `- Workspace roots: ${status.workspaceRoots.length ? status.workspaceRoots.join(', ') : '(no folder open)'}`,
             `- Advertised to: ${status.flavours.map(id => CLI_FLAVOUR_DISPLAY_NAMES[id]).join(', ') || '(no CLI)'}`,
             ...status.discoveryFiles.map(file => `- ${CLI_FLAVOUR_DISPLAY_NAMES[file.flavour]} discovery file: ${file.path}`),
+            ...status.unavailableFlavours.map(({ flavour, reason }) => `- ${CLI_FLAVOUR_DISPLAY_NAMES[flavour]} unavailable: ${reason}`),
             ...Object.entries(status.terminalEnvironment).map(([name, value]) => `- Terminal variable ${name}=${value}`),
             '',
             `## Sessions (${status.sessions.length})`,

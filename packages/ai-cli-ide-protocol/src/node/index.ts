@@ -9,6 +9,7 @@ export * from './discovery/ide-mode-flavours';
 export * from './discovery/qwen-code-flavour';
 export * from './file-within-roots';
 export * from './private-file';
+export * from './private-tmp-directory';
 export * from './process-identity';
 export * from './process-liveness';
 export * from './workspace-boundary';

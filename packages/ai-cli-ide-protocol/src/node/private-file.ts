@@ -11,7 +11,12 @@ const PRIVATE_FILE_MODE = 0o600;
  * another user (a shared /tmp planted by someone else) is refused, since its owner could swap files.
  */
 export async function ensurePrivateDirectory(dir: string): Promise<void> {
-    await fs.promises.mkdir(dir, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
+    await fs.promises.mkdir(dir, { recursive: true, mode: PRIVATE_DIRECTORY_MODE }).catch(error => {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+            throw error;
+        }
+        // Something that is not a directory holds the name: said below, in words.
+    });
     const stat = await fs.promises.lstat(dir);
     if (!stat.isDirectory()) {
         throw new Error(`${dir} is not a directory (a symbolic link or file is in the way)`);

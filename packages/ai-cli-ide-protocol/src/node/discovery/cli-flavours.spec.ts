@@ -6,6 +6,7 @@ import { GeminiCliFlavour } from './gemini-cli-flavour';
 import { QwenCodeFlavour, qwenHome } from './qwen-code-flavour';
 import { useTemporaryHome } from '../test/temporary-home';
 import { currentProcessIdentity } from '../process-identity';
+import { privateTmpDirectory } from '../private-tmp-directory';
 
 const endpoint: DiscoveryEndpoint = { port: 41234, authToken: 'secret-token', workspaceRoots: ['/work/a b', '/work/ü'], serverPid: 4242 };
 const stdio = { command: '/usr/bin/node', args: ['/bridge.js', '--discovery', '/f'] };
@@ -16,8 +17,8 @@ describe('CLI flavours', () => {
     afterEach(() => home.restore());
 
     describe('Gemini CLI', () => {
-        it('writes gemini-ide-server-<PID>-<PORT>.json under os.tmpdir()/gemini/ide', () => {
-            expect(GeminiCliFlavour.discoveryDirectory()).to.equal(path.join(process.env.TMPDIR!, 'gemini', 'ide'));
+        it('writes gemini-ide-server-<PID>-<PORT>.json under <the user\'s private tmp>/gemini/ide, never the shared <tmpdir>/gemini', () => {
+            expect(GeminiCliFlavour.discoveryDirectory()).to.equal(path.join(process.env.TMPDIR!, `theia-cli-companion-${process.getuid!()}`, 'gemini', 'ide'));
             expect(GeminiCliFlavour.discoveryFileName(endpoint)).to.equal('gemini-ide-server-4242-41234.json');
         });
 
@@ -36,11 +37,12 @@ describe('CLI flavours', () => {
             expect(() => GeminiCliFlavour.discoveryFileContent({ ...endpoint, workspaceRoots: ['/a:b'] })).to.throw(/delimiter/);
         });
 
-        it('points terminals at the server by port and PID', () => {
+        it('points terminals at the server by port and PID, and at the private tmp where its file is', () => {
             expect(GeminiCliFlavour.terminalEnvironment(endpoint)).to.deep.equal({
                 GEMINI_CLI_IDE_SERVER_PORT: '41234',
                 GEMINI_CLI_IDE_WORKSPACE_PATH: '/work/a b:/work/ü',
-                GEMINI_CLI_IDE_PID: '4242'
+                GEMINI_CLI_IDE_PID: '4242',
+                TMPDIR: privateTmpDirectory()
             });
         });
 
@@ -74,7 +76,8 @@ describe('CLI flavours', () => {
         it('points terminals at the server by port', () => {
             expect(QwenCodeFlavour.terminalEnvironment(endpoint)).to.deep.equal({
                 QWEN_CODE_IDE_SERVER_PORT: '41234',
-                QWEN_CODE_IDE_WORKSPACE_PATH: '/work/a b:/work/ü'
+                QWEN_CODE_IDE_WORKSPACE_PATH: '/work/a b:/work/ü',
+                TMPDIR: privateTmpDirectory()
             });
         });
 

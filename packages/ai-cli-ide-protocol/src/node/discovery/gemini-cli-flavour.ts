@@ -1,4 +1,3 @@
-import * as os from 'os';
 import * as path from 'path';
 import { THEIA_IDE_INFO } from '../../common/companion-identity';
 import { GeminiDiscoveryFileSchema, StdioConfig } from '../../common/discovery-files';
@@ -6,6 +5,7 @@ import { joinWorkspacePaths } from '../../common/workspace-path';
 import { safeJson } from '../../common/safe-json';
 import { CLI_CATALOGUE } from '@theia-cli-companion/cli-process/lib/common';
 import { CliFlavour, DiscoveryEndpoint, OwnedDiscoveryFile } from './cli-flavour';
+import { privateTmpDirectory } from '../private-tmp-directory';
 import { currentProcessIdentity } from '../process-identity';
 
 /** The pattern the Gemini CLI scans for (`ide-connection-utils.ts`); the legacy `-<PID>.json` name is never written. */
@@ -17,8 +17,8 @@ export const GeminiCliFlavour: CliFlavour = Object.freeze({
     transport: CLI_CATALOGUE.gemini.ideMode.transport,
 
     discoveryDirectory(): string {
-        // os.tmpdir() honours TMPDIR, exactly as the CLI in a terminal of this backend resolves it.
-        return path.join(os.tmpdir(), 'gemini', 'ide');
+        // The CLI looks under os.tmpdir(): the window's terminals get this private directory as TMPDIR.
+        return path.join(privateTmpDirectory(), 'gemini', 'ide');
     },
 
     discoveryFileName(endpoint: DiscoveryEndpoint): string {
@@ -42,7 +42,8 @@ export const GeminiCliFlavour: CliFlavour = Object.freeze({
             GEMINI_CLI_IDE_WORKSPACE_PATH: joinWorkspacePaths(endpoint.workspaceRoots, path.delimiter),
             // The CLI would otherwise walk the process tree to the shell's grandparent, which in Theia
             // is whatever launched the backend, not the backend that named the file.
-            GEMINI_CLI_IDE_PID: String(endpoint.serverPid)
+            GEMINI_CLI_IDE_PID: String(endpoint.serverPid),
+            TMPDIR: privateTmpDirectory()
         };
     },
 

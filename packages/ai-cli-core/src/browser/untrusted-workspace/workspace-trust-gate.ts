@@ -6,9 +6,12 @@ import { WorkspaceTrustService } from '@theia/workspace/lib/browser/workspace-tr
 
 /**
  * Nothing that runs code for the user (a CLI, an ACP agent, an agent task) starts in a workspace the
- * user has not trusted without asking: Theia's own trust dialog, so a yes trusts the workspace for
- * everything else too, and a no (or closing it) starts nothing. With workspace trust turned off in
- * the settings every workspace counts as trusted, as everywhere in Theia.
+ * user has not trusted without asking. The question is a notification, not a dialog: a modal that
+ * opens while the key that started the action is still being delivered takes that Enter as its
+ * answer (measured: the chat's Enter accepted Theia's trust dialog before the user saw it). Its
+ * action opens Theia's own trust dialog from a click, so a yes trusts the workspace for everything
+ * else too; closing either starts nothing. With workspace trust turned off in the settings every
+ * workspace counts as trusted, as everywhere in Theia.
  */
 @injectable()
 export class WorkspaceTrustGate {
@@ -23,13 +26,14 @@ export class WorkspaceTrustGate {
             return true;
         }
         this.logger.info(`${what} waits for the user to trust this workspace`);
-        if (await this.trust.requestWorkspaceTrust()) {
+        const trustAction = nls.localize('theia-cli-companion/cli-core/trustWorkspace', 'Trust Workspace…');
+        const answer = await this.messages.warn(nls.localize('theia-cli-companion/cli-core/untrustedAsk',
+            '{0} runs code in this workspace, which you have not trusted. Trust it to start {0}.', what), trustAction);
+        if (answer === trustAction && await this.trust.requestWorkspaceTrust()) {
+            this.logger.info(`${what} starts: the user trusted this workspace`);
             return true;
         }
-        const message = nls.localize('theia-cli-companion/cli-core/untrustedNotStarted',
-            '{0} was not started: this workspace is not trusted. Trust it (Manage Workspace Trust) to let agents and CLIs run in it.', what);
-        this.logger.warn(message);
-        this.messages.warn(message);
+        this.logger.warn(`${what} was not started: this workspace is not trusted`);
         return false;
     }
 }

@@ -56,7 +56,8 @@ export class AcpTerminalHost {
         }
         const terminal = this.processes({ command: params.command, args: params.args ?? [], options: { cwd, env } });
         const output = new OutputBuffer(params.outputByteLimit);
-        terminal.outputStream.on('data', (chunk: string | Buffer) => output.append(chunk.toString().replace(/\r\n/g, '\n')));
+        const toLf = crlfToLf();
+        terminal.outputStream.on('data', (chunk: string | Buffer) => output.append(toLf(chunk.toString())));
         await new Promise<void>((resolve, reject) => {
             terminal.onStart(() => resolve());
             terminal.onError(error => reject(new Error(`Could not run ${params.command}: ${error.message}`)));
@@ -117,4 +118,20 @@ export class AcpTerminalHost {
         }
         return terminal;
     }
+}
+
+/**
+ * The pty's CRLF as LF, across chunks: a chunk may end between the CR and the LF (seen with a
+ * megabyte of output), so a trailing CR waits for the next chunk.
+ */
+function crlfToLf(): (chunk: string) => string {
+    let pendingCr = false;
+    return chunk => {
+        let text = pendingCr ? `\r${chunk}` : chunk;
+        pendingCr = text.endsWith('\r');
+        if (pendingCr) {
+            text = text.slice(0, -1);
+        }
+        return text.replace(/\r\n/g, '\n');
+    };
 }

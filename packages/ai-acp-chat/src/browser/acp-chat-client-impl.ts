@@ -45,8 +45,8 @@ export class AcpChatClientImpl implements AcpChatClient {
         return sink ? sink.askPermission(request, toolCall) : { outcome: 'cancelled' };
     }
 
-    readTextFile(_chatSessionId: string, request: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
-        return this.files.read(request);
+    async openEditorText(_chatSessionId: string, filePath: string): Promise<string | undefined> {
+        return this.files.openEditorText(filePath);
     }
 
     async editedContentFor(chatSessionId: string, request: acp.WriteTextFileRequest): Promise<string | undefined> {

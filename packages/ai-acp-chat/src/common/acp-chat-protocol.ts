@@ -58,7 +58,11 @@ export const AcpChatClient = Symbol('AcpChatClient');
 export interface AcpChatClient {
     onSessionUpdate(chatSessionId: string, update: acp.SessionUpdate, toolCall?: ToolCallState): void;
     askPermission(chatSessionId: string, request: acp.RequestPermissionRequest, toolCall: ToolCallState): Promise<acp.RequestPermissionOutcome>;
-    readTextFile(chatSessionId: string, request: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
+    /**
+     * The text of the file's open editor (unsaved edits included), or undefined when no editor has it
+     * open: then the backend reads the disk itself (symbolic links cannot redirect it there).
+     */
+    openEditorText(chatSessionId: string, filePath: string): Promise<string | undefined>;
     /**
      * The text to write instead of the agent's when the user edited its proposal before allowing it;
      * undefined writes the agent's. The backend writes the file itself (symbolic links cannot redirect it there).

@@ -1,3 +1,4 @@
+import { execFileSync } from 'child_process';
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -32,6 +33,8 @@ describe('AcpChatBackendImpl', function (): void {
     const written: string[] = [];
     /** What the window does when asked for the user's edit of a proposal: a test may act here, between the check and the write. */
     let onEditedContentFor: (request: acp.WriteTextFileRequest) => string | undefined;
+    /** What the window's open editor of a file holds; undefined: no editor has it open. */
+    let onOpenEditorText: (filePath: string) => string | undefined = () => undefined;
     const exits: string[] = [];
     const logged: string[] = [];
     const messages: string[] = [];
@@ -51,6 +54,7 @@ describe('AcpChatBackendImpl', function (): void {
         // A symlink inside the workspace that points out of it.
         fs.symlinkSync(outside, path.join(root, 'escape'));
         onEditedContentFor = () => undefined;
+        onOpenEditorText = () => undefined;
         reads.length = written.length = exits.length = logged.length = messages.length = shown.length = 0;
         const log = async (message: unknown) => { logged.push(String(message)); };
         const logger = { debug: log, info: log, warn: log, error: log, log, isDebug: async () => false, child: () => logger } as unknown as ILogger;
@@ -76,7 +80,10 @@ describe('AcpChatBackendImpl', function (): void {
             askPermission: async (_chat, request: acp.RequestPermissionRequest) => ({
                 outcome: 'selected', optionId: request.options.find(o => o.kind === 'allow_once')!.optionId
             }),
-            readTextFile: async (_chat, request) => { reads.push(request.path); return { content: 'from the window' }; },
+            openEditorText: async (_chat, filePath) => {
+                reads.push(filePath);
+                return onOpenEditorText(filePath);
+            },
             editedContentFor: async (_chat, request) => onEditedContentFor(request),
             didWriteTextFile: async (_chat, filePath) => { written.push(filePath); },
             onAgentExit: (_chat, message) => exits.push(message)
@@ -110,6 +117,52 @@ describe('AcpChatBackendImpl', function (): void {
         onEditedContentFor = request => request.content === 'again\n' ? 'again, as the user edited it\n' : undefined;
         expect(await backend.prompt('chat-1', [{ type: 'text', text: `write ${target} again` }])).to.deep.include({ ok: true });
         expect(fs.readFileSync(target, 'utf8')).to.equal('again, as the user edited it\n');
+    });
+
+    it('reads an open editor\'s text (unsaved edits included), else the disk, line ranges as asked', async () => {
+        await start();
+        const file = path.join(root, 'lines.txt');
+        fs.writeFileSync(file, 'one\ntwo\nthree\n');
+        const said = async (text: string) => {
+            messages.length = 0;
+            expect(await backend.prompt('chat-1', [{ type: 'text', text }])).to.deep.include({ ok: true });
+            return JSON.parse(messages.join(''));
+        };
+        expect(await said(`read ${file}`)).to.equal('one\ntwo\nthree\n');
+        expect(await said(`read ${file} 2 1`)).to.equal('two');
+        expect(await said(`read ${path.join(root, 'missing.txt')}`)).to.equal('');
+        onOpenEditorText = filePath => filePath === file ? 'one\nedited, not saved\n' : undefined;
+        expect(await said(`read ${file} 2 1`)).to.equal('edited, not saved');
+    });
+
+    it('a link made between the check and the read does not hand the agent another file', async () => {
+        await start();
+        const target = path.join(root, 'notes.md');
+        const secret = path.join(outside, 'secret.txt');
+        fs.writeFileSync(secret, 'the secret');
+        // The window is asked for an open editor after the backend checked the path: the link appears then.
+        onOpenEditorText = () => {
+            fs.symlinkSync(secret, target);
+            return undefined;
+        };
+        const result = await backend.prompt('chat-1', [{ type: 'text', text: `read ${target}` }]);
+        expect(result.ok).to.equal(false);
+        expect(!result.ok && result.message).to.match(/symbolic link|outside the workspace folders/);
+        expect(messages.join('')).to.not.contain('the secret');
+        expect(logged.some(line => line.includes('refused the agent\'s read'))).to.equal(true, logged.join('\n'));
+    });
+
+    it('reads neither a named pipe (which would never answer) nor more than it may hold', async () => {
+        await start();
+        const fifo = path.join(root, 'pipe');
+        execFileSync('mkfifo', [fifo]);
+        const result = await backend.prompt('chat-1', [{ type: 'text', text: `read ${fifo}` }]);
+        expect(!result.ok && result.message).to.contain(`${fifo} is not a regular file`);
+        const big = path.join(root, 'big.bin');
+        fs.writeFileSync(big, '');
+        fs.truncateSync(big, 16 * 1024 * 1024 + 1);
+        const tooBig = await backend.prompt('chat-1', [{ type: 'text', text: `read ${big}` }]);
+        expect(!tooBig.ok && tooBig.message).to.contain('more than the 16777216 an agent may read at once');
     });
 
     it('refuses a write through a dangling link to outside the workspace, creating nothing there', async () => {
@@ -231,8 +284,14 @@ describe('AcpChatBackendImpl', function (): void {
 
     it('keeps the last 1 MiB of a command\'s output when the agent gives no limit, and says it was truncated', async () => {
         const host = container.get(AcpTerminalHost);
-        const { terminalId } = await host.create('chat-1', { sessionId: 's', command: 'sh', args: ['-c', 'head -c 1300000 /dev/zero | tr "\\0" x; echo; echo end'] }, root, [root]);
-        await until(() => host.output('chat-1', { sessionId: 's', terminalId }).output.endsWith('\nend\n'), 'the whole output', 15000);
+        // Paced: Theia's terminal ring buffer (1 MiB) drops what a reader has not taken yet when one burst
+        // outruns it, and this test is about our cap, not about that.
+        const paced = 'for i in $(seq 130); do head -c 10000 /dev/zero | tr "\\0" x; sleep 0.01; done; echo; echo end';
+        const { terminalId } = await host.create('chat-1', { sessionId: 's', command: 'sh', args: ['-c', paced] }, root, [root]);
+        await until(() => host.output('chat-1', { sessionId: 's', terminalId }).output.endsWith('\nend\n'), 'the whole output', 15000).catch(error => {
+            const { output, exitStatus } = host.output('chat-1', { sessionId: 's', terminalId });
+            throw new Error(`${error.message}: ${output.length} characters, ending ${JSON.stringify(output.slice(-40))}, exit ${JSON.stringify(exitStatus)}`);
+        });
         const { output, truncated } = host.output('chat-1', { sessionId: 's', terminalId });
         expect(truncated).to.equal(true);
         expect(Buffer.byteLength(output)).to.equal(1024 * 1024);

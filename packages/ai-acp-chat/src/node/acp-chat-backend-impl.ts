@@ -5,7 +5,8 @@ import { inject, injectable, named } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core/lib/common/logger';
 import { AcpAgent, AcpClientServices, AcpSession, AcpAgentNotFoundError } from '@theia-cli-companion/acp-client/lib/node';
 import { AcpLogger } from '@theia-cli-companion/acp-client/lib/common';
-import { checkInsideRoots, describeRefusal, OutsideRootsError, writeFileWithinRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { checkInsideRoots, describeRefusal, OutsideRootsError, readFileWithinRoots, writeFileWithinRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { sliceLines } from '../common/slice-lines';
 import { AcpTerminalHost } from './acp-terminal-host';
 import { WindowAgentCredentials } from '@theia-cli-companion/ai-cli-core/lib/node';
 import type { AgentCredential } from '@theia-cli-companion/ai-cli-core/lib/node';
@@ -27,6 +28,8 @@ export const IDE_MCP_SERVER_NAME = 'theia';
 /** JSON-RPC error codes: -32000 is what agents (Gemini CLI, the ACP SDK's authRequired) send when credentials are missing. */
 const AUTH_REQUIRED = -32000;
 const CLIENT_INFO = { name: 'theia-ai-acp-chat', title: 'Eclipse Theia', version: '0.1.0' };
+/** The most an agent reads of one file at once: a bound on what a repository's file can make the IDE hold. */
+const MAX_READ_BYTES = 16 * 1024 * 1024;
 
 /**
  * The ACP agents of one window's chat sessions: one agent process per chat session, started on its
@@ -133,7 +136,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
             },
             readTextFile: async (_session, params) => {
                 await this.checkPath(chatSessionId, params.path);
-                return this.window.readTextFile(chatSessionId, params);
+                return { content: sliceLines(await this.read(chatSessionId, params.path), params.line ?? undefined, params.limit ?? undefined) };
             },
             writeTextFile: async (_session, params) => {
                 await this.checkPath(chatSessionId, params.path);
@@ -185,6 +188,27 @@ export class AcpChatBackendImpl implements AcpChatBackend {
      * judges the path again as it writes (dangling links followed) and never writes through a link;
      * the window then reloads its open editor of the file.
      */
+    /**
+     * The open editor's text, else the disk's, read here so a link planted after the check cannot
+     * redirect it (see readFileWithinRoots). A missing file reads as empty: Gemini CLI cannot create a
+     * file if its read fails.
+     */
+    protected async read(chatSessionId: string, filePath: string): Promise<string> {
+        const open = await this.window.openEditorText(chatSessionId, filePath);
+        if (open !== undefined) {
+            return open;
+        }
+        try {
+            const bytes = await readFileWithinRoots(filePath, this.chats.get(chatSessionId)?.roots ?? [], MAX_READ_BYTES);
+            return bytes ? new TextDecoder('utf-8').decode(bytes) : '';
+        } catch (error) {
+            if (error instanceof OutsideRootsError) {
+                this.logger.warn(`Chat ${chatSessionId}: refused the agent's read: ${error.message}`);
+            }
+            throw error;
+        }
+    }
+
     protected async write(chatSessionId: string, filePath: string, content: string): Promise<void> {
         try {
             await writeFileWithinRoots(filePath, content, this.chats.get(chatSessionId)?.roots ?? []);

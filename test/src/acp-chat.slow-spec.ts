@@ -11,7 +11,7 @@ const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
 /**
  * The real `gemini --acp` as a Theia AI chat agent, offline against a local mock of the Gemini
  * API: the chat streams its answer, a write_file turn asks permission with the change in the
- * Monaco diff review, and the file is written through Theia once the user allows it.
+ * Monaco diff review, and the file is written (by the backend, shown in Theia) once the user allows it.
  */
 describe('ACP chat: the real gemini --acp in Theia AI\'s chat', function (): void {
     this.timeout(300000);
@@ -46,7 +46,7 @@ describe('ACP chat: the real gemini --acp in Theia AI\'s chat', function (): voi
         expect(mock.requests.some(request => MockGeminiApi.lastUserText(request.contents).includes('Say hello'))).to.equal(true);
     });
 
-    it('asks permission for a write with the change in a Monaco diff; accepting it there writes the file through Theia', async () => {
+    it('asks permission for a write with the change in a Monaco diff; accepting it there writes the file', async () => {
         const target = path.join(bed.workspace, 'notes.txt');
         const response = await bed.chat.send(`Write the notes [WRITE:${target}]`);
         const question = response.locator('.theia-QuestionPartRenderer-root').last();

@@ -60,15 +60,79 @@ describe('stdio bridge', function (): void {
         await until(() => closed, 'the relay to end when the server stopped', 15000);
     });
 
+    /** Runs the relay as a CLI does, on `file`; answers its exit code and everything it printed. */
+    const runRelay = (file: string) => {
+        const result = spawnSync(process.execPath, [resolveBridgeScript()!, '--discovery', file], { encoding: 'utf8', input: '', timeout: 15000 });
+        return { status: result.status, stderr: result.stderr, printed: result.stdout + result.stderr };
+    };
+    /** A copy of the window's discovery file (its real token inside), 0600 in a 0700 directory, for one case. */
+    const copyOfDiscoveryFile = (name: string) => {
+        const dir = path.join(home.dir, 'relay-cases');
+        fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+        const file = path.join(dir, name);
+        fs.copyFileSync(window.discoveryFilePaths.get('gemini')!, file);
+        fs.chmodSync(file, 0o600);
+        return file;
+    };
+
+    it('relays from a private copy of the discovery file: the cases below differ only in what they say', async () => {
+        const file = copyOfDiscoveryFile('private.json');
+        const client = new Client({ name: 'stdio-copy', version: '1' });
+        await client.connect(new StdioClientTransport({ command: process.execPath, args: [resolveBridgeScript()!, '--discovery', file], stderr: 'pipe' }));
+        expect((await client.listTools()).tools.length).to.be.greaterThan(0);
+        await client.close();
+    });
+
     it('refuses a discovery file other users can read, without printing the token', () => {
+        const token = window.endpointFor('gemini').authToken;
         const file = window.discoveryFilePaths.get('gemini')!;
         fs.chmodSync(file, 0o644);
-        const result = spawnSync(process.execPath, [resolveBridgeScript()!, '--discovery', file], { encoding: 'utf8', input: '' });
+        const result = runRelay(file);
         expect(result.status).to.equal(1);
         expect(result.stderr).to.match(/readable by other users/);
-        expect(result.stderr + result.stdout).to.not.contain(window.endpointFor('gemini').authToken);
-        const missing = spawnSync(process.execPath, [resolveBridgeScript()!, '--discovery', path.join(home.dir, 'nope.json')], { encoding: 'utf8', input: '' });
+        expect(result.printed).to.not.contain(token);
+        for (const mode of [0o640, 0o604]) {
+            const copy = copyOfDiscoveryFile(`mode-${mode.toString(8)}.json`);
+            fs.chmodSync(copy, mode);
+            const refused = runRelay(copy);
+            expect(refused.status, mode.toString(8)).to.equal(1);
+            expect(refused.stderr, mode.toString(8)).to.contain(`[theia-companion-bridge] cannot start: ${copy} is readable by other users (mode ${mode.toString(8)})`);
+            expect(refused.printed, mode.toString(8)).to.not.contain(token);
+        }
+        const missing = runRelay(path.join(home.dir, 'nope.json'));
         expect(missing.status).to.equal(1);
         expect(missing.stderr).to.match(/cannot start: ENOENT/);
+    });
+
+    it('refuses a discovery file of another user, even one nobody else can read, without printing the token', function (): void {
+        if (process.getuid?.() !== 0) {
+            // Only root can give a file to another uid. CI runs as root, where this never skips.
+            this.skip();
+        }
+        const token = window.endpointFor('gemini').authToken;
+        const file = copyOfDiscoveryFile('foreign.json');
+        fs.chownSync(file, 65534, 65534);
+        expect(fs.statSync(file).mode & 0o777).to.equal(0o600);
+        const result = runRelay(file);
+        expect(result.status).to.equal(1);
+        expect(result.stderr).to.contain(`cannot start: ${file} is not owned by this user`);
+        expect(result.printed).to.not.contain(token);
+    });
+
+    it('refuses a symbolic link to a discovery file, and anything but a regular file, without printing the token', () => {
+        const token = window.endpointFor('gemini').authToken;
+        const target = copyOfDiscoveryFile('target.json');
+        const link = path.join(path.dirname(target), 'link.json');
+        fs.symlinkSync(target, link);
+        const result = runRelay(link);
+        expect(result.status).to.equal(1);
+        expect(result.stderr).to.contain(`cannot start: ${link} is a symbolic link, not a discovery file`);
+        expect(result.printed).to.not.contain(token);
+
+        const fifo = path.join(path.dirname(target), 'fifo.json');
+        expect(spawnSync('mkfifo', ['-m', '600', fifo]).status).to.equal(0);
+        const pipe = runRelay(fifo);
+        expect(pipe.status, 'a named pipe is refused at once, not waited on').to.equal(1);
+        expect(pipe.stderr).to.contain(`cannot start: ${fifo} is not a regular file`);
     });
 });

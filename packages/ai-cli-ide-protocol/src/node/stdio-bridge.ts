@@ -115,19 +115,39 @@ export class McpStdioBridge {
     }
 }
 
-/** Reads the port and token of a discovery file that this user owns and nobody else can read. */
+/**
+ * Reads the port and token of a discovery file that this user owns and nobody else can read. The file
+ * is opened without following a symbolic link and judged by the open descriptor, so what is checked
+ * is what is read; a named pipe is refused, not waited on.
+ */
 export function readDiscoveryEndpoint(file: string): { port: number; authToken: string } {
-    const stat = fs.statSync(file);
-    const uid = process.getuid?.();
-    if (uid !== undefined && stat.uid !== uid) {
-        throw new Error(`${file} is not owned by this user`);
+    let fd: number;
+    try {
+        fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ELOOP') {
+            throw new Error(`${file} is a symbolic link, not a discovery file the companion wrote`);
+        }
+        throw error;
     }
-    if ((stat.mode & 0o077) !== 0) {
-        throw new Error(`${file} is readable by other users (mode ${(stat.mode & 0o777).toString(8)})`);
+    try {
+        const stat = fs.fstatSync(fd);
+        if (!stat.isFile()) {
+            throw new Error(`${file} is not a regular file`);
+        }
+        const uid = process.getuid?.();
+        if (uid !== undefined && stat.uid !== uid) {
+            throw new Error(`${file} is not owned by this user`);
+        }
+        if ((stat.mode & 0o077) !== 0) {
+            throw new Error(`${file} is readable by other users (mode ${(stat.mode & 0o777).toString(8)})`);
+        }
+        const parsed = DiscoveryEndpointSchema.safeParse(safeJson(fs.readFileSync(fd, 'utf8')));
+        if (!parsed.success) {
+            throw new Error(`${file} is not a companion discovery file: ${formatZodIssues(parsed.error, 'file')}`);
+        }
+        return { port: parsed.data.port, authToken: parsed.data.authToken };
+    } finally {
+        fs.closeSync(fd);
     }
-    const parsed = DiscoveryEndpointSchema.safeParse(safeJson(fs.readFileSync(file, 'utf8')));
-    if (!parsed.success) {
-        throw new Error(`${file} is not a companion discovery file: ${formatZodIssues(parsed.error, 'file')}`);
-    }
-    return { port: parsed.data.port, authToken: parsed.data.authToken };
 }

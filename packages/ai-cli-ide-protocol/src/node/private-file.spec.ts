@@ -4,6 +4,54 @@ import * as path from 'path';
 import { ensurePrivateDirectory, removeFileSync, temporaryFileWriterPid, temporaryNameFor, writePrivateFileAtomic } from './private-file';
 import { useTemporaryHome } from './test/temporary-home';
 
+type FileHandle = fs.promises.FileHandle;
+
+/**
+ * Runs `run` with fs.promises.open, mkdir and rename replaced by versions that log, in order, what
+ * the code under test does and the mode of what it created at that moment. The module calls them
+ * through the shared `fs.promises` object, so the replacements see every call.
+ */
+async function recordFileSystem(run: () => Promise<void>): Promise<string[]> {
+    const promises = fs.promises;
+    const { open, mkdir, rename } = promises;
+    const events: string[] = [];
+    const modeOf = async (handle: FileHandle) => ((await handle.stat()).mode & 0o777).toString(8);
+    promises.open = (async (file: fs.PathLike, flags?: string | number, mode?: fs.Mode) => {
+        const handle = await open(file, flags, mode);
+        const exclusive = typeof flags === 'number' && (flags & fs.constants.O_CREAT) !== 0 && (flags & fs.constants.O_EXCL) !== 0;
+        events.push(`open ${path.basename(String(file))}${exclusive ? ' exclusive' : ''} mode ${await modeOf(handle)}`);
+        const { writeFile, sync } = handle;
+        handle.writeFile = async (...args: Parameters<FileHandle['writeFile']>) => {
+            events.push(`write at mode ${await modeOf(handle)}`);
+            return writeFile.apply(handle, args);
+        };
+        handle.sync = async () => {
+            events.push('sync');
+            return sync.apply(handle);
+        };
+        return handle;
+    }) as typeof promises.open;
+    promises.mkdir = (async (dir: fs.PathLike, options?: fs.MakeDirectoryOptions) => {
+        const first = await mkdir(dir, options as fs.MakeDirectoryOptions & { recursive: true });
+        for (let created = String(dir); first && created.length >= first.length; created = path.dirname(created)) {
+            events.push(`mkdir ${path.basename(created)} mode ${(fs.statSync(created).mode & 0o777).toString(8)}`);
+        }
+        return first;
+    }) as typeof promises.mkdir;
+    promises.rename = async (from: fs.PathLike, to: fs.PathLike) => {
+        events.push(`rename to ${path.basename(String(to))}`);
+        return rename(from, to);
+    };
+    const umask = process.umask(0);
+    try {
+        await run();
+    } finally {
+        process.umask(umask);
+        Object.assign(promises, { open, mkdir, rename });
+    }
+    return events;
+}
+
 describe('private-file', () => {
     let home: ReturnType<typeof useTemporaryHome>;
     beforeEach(() => home = useTemporaryHome());
@@ -77,5 +125,37 @@ describe('private-file', () => {
         fs.writeFileSync(file, 'x');
         expect(removeFileSync(file)).to.equal(true);
         expect(removeFileSync(file)).to.equal(false);
+    });
+
+    it('creates the temporary file exclusively and 0600 before its first byte, syncs it, then renames it into place (umask 0)', async () => {
+        const file = path.join(home.dir, 'secret.json');
+        fs.writeFileSync(file, 'old');
+        const events = await recordFileSystem(() => writePrivateFileAtomic(file, '{"authToken":"x"}'));
+        const temporary = events[0].split(' ')[1];
+        expect(temporary).to.not.equal('secret.json');
+        expect(temporaryFileWriterPid(temporary)).to.equal(process.pid);
+        expect(events).to.deep.equal([`open ${temporary} exclusive mode 600`, 'write at mode 600', 'sync', 'rename to secret.json']);
+        expect(fs.statSync(file).mode & 0o777).to.equal(0o600);
+        expect(fs.readFileSync(file, 'utf8')).to.equal('{"authToken":"x"}');
+    });
+
+    it('creates missing directories 0700 from the start, not tightened afterwards (umask 0)', async () => {
+        const dir = path.join(home.dir, 'first', 'second');
+        const events = await recordFileSystem(() => ensurePrivateDirectory(dir));
+        expect(events).to.deep.equal(['mkdir second mode 700', 'mkdir first mode 700']);
+    });
+
+    it('refuses a directory that belongs to another user, and writes nothing into it', async function (): Promise<void> {
+        if (process.getuid?.() !== 0) {
+            // Only root can give a directory to another uid. CI runs as root, where this never skips.
+            this.skip();
+        }
+        const dir = path.join(home.dir, 'planted');
+        fs.mkdirSync(dir, { mode: 0o700 });
+        fs.chownSync(dir, 65534, 65534);
+        let error: Error | undefined;
+        await ensurePrivateDirectory(dir).catch(e => error = e);
+        expect(error?.message).to.equal(`${dir} belongs to uid 65534, not to this user (uid 0); refusing to write a secret there`);
+        expect(fs.readdirSync(dir)).to.deep.equal([]);
     });
 });

@@ -81,9 +81,10 @@ describe('Attackers: web pages, DNS rebinding and other local users are kept out
             attacker.close();
         }
         const refusals = () => bed.backend.log.slice(logBefore).split('\n').filter(line => /Refused a request \((401|403)\)/.test(line));
-        // The beacon is sent in the background: wait until every attempt has been turned away.
-        await until(() => refusals().filter(line => line.includes('(403)') && line.includes('Origin')).length >= 6 && refusals().some(line => line.includes('(401)')),
-            'every attempt to be refused', 20000).catch(error => {
+        // Only the first refusal of each kind is logged in full (the rest are counted into a summary a
+        // minute later, so a page cannot flood the log): one for Origin, one for the image's tokenless GET.
+        await until(() => refusals().some(line => line.includes('(403)') && line.includes('Origin')) && refusals().some(line => line.includes('(401)')),
+            'the attempts to be refused', 20000).catch(error => {
             throw new Error(`${error.message}:\n${refusals().join('\n')}`);
         });
         const log = bed.backend.log.slice(logBefore);

@@ -1,4 +1,5 @@
-// The companion's RPC contract, preferences and editor-state model.
+// The companion's RPC contract, preferences and editor-state model, and how client-chosen text is shown.
+export * from './client-text';
 export * from './ide-companion-preferences';
 export * from './ide-companion-protocol';
 export * from './open-editors-model';

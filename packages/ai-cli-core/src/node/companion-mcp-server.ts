@@ -8,11 +8,14 @@ import { Emitter, Event } from '@theia/core/lib/common/event';
 import {
     COMPANION_SERVER_INFO, MCP_ENDPOINT_PATH, IdeContext, IdeNotification, IdeNotificationMethod, IdeNotificationSchema
 } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
+import { isAuthorizedBearer } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { CliSessionInfo, SessionCredential } from '../common/ide-companion-protocol';
+import { sanitizeClientText } from '../common/client-text';
 import { CompanionLogger } from './companion-logger';
 import { createMcpRequestGuard, jsonRpcError } from './mcp-request-guard';
 import { LoopbackServer } from './loopback-server';
-import { EditorSnapshot, McpEndpoint } from './mcp-endpoint';
+import { DEFAULT_MAX_SESSIONS, EditorSnapshot, McpEndpoint } from './mcp-endpoint';
+import { Refusal, RefusalLog } from './refusal-log';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 
 export interface CompanionMcpServerOptions {
@@ -28,6 +31,8 @@ export interface CompanionMcpServerOptions {
      * open one; without this limit, sessions that were initialized and then abandoned would pile up.
      */
     readonly idleSessionMs?: number;
+    /** How many sessions may be open at once; an initialize beyond that gets 503. */
+    readonly maxSessions?: number;
     /** Registers the tools of one MCP session; called once per session. */
     readonly configureSession?: (server: McpServer, sessionId: string, credential: SessionCredential) => void;
 }
@@ -35,6 +40,8 @@ export interface CompanionMcpServerOptions {
 interface Session {
     readonly id: string;
     readonly credential: SessionCredential;
+    /** The secret that opened the session: the only one it answers. */
+    readonly token: string;
     readonly transport: StreamableHTTPServerTransport;
     readonly mcp: McpServer;
     info?: CliSessionInfo;
@@ -46,6 +53,8 @@ interface Session {
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 const DEFAULT_STREAM_GRACE_MS = 5000;
 const DEFAULT_IDLE_SESSION_MS = 60_000;
+/** Each session holds its event stream and a request or two; the rest is room for refused ones. */
+const CONNECTIONS_PER_SESSION = 4;
 
 /**
  * One window's MCP server: Streamable HTTP at /mcp on 127.0.0.1, a random port, stateful sessions,
@@ -56,6 +65,9 @@ const DEFAULT_IDLE_SESSION_MS = 60_000;
 export class CompanionMcpServer implements McpEndpoint {
     readonly transport = 'mcp-streamable-http';
     protected readonly sessions = new Map<string, Session>();
+    /** Transports of initialize requests under way: they count against the session limit too. */
+    protected readonly initializing = new Set<StreamableHTTPServerTransport>();
+    protected readonly refusals = new RefusalLog(this.options.logger, { one: 'a request', many: 'requests' });
     protected httpServer?: LoopbackServer;
     protected _port = 0;
     protected stopped = false;
@@ -76,6 +88,10 @@ export class CompanionMcpServer implements McpEndpoint {
         return this._port;
     }
 
+    protected get maxSessions(): number {
+        return this.options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    }
+
     get connectedSessions(): CliSessionInfo[] {
         return [...this.sessions.values()].flatMap(session => session.info ? [session.info] : []);
     }
@@ -86,7 +102,7 @@ export class CompanionMcpServer implements McpEndpoint {
         app.use(createMcpRequestGuard({
             authTokens: this.options.authTokens,
             port: () => this._port,
-            onRefused: (status, reason) => this.options.logger.warn(`Refused a request (${status}): ${reason}`)
+            onRefused: refusal => this.refusals.refused(refusal)
         }));
         app.use(express.json({ limit: this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES }));
         app.post(MCP_ENDPOINT_PATH, (req, res) => this.handlePost(req, res));
@@ -95,7 +111,7 @@ export class CompanionMcpServer implements McpEndpoint {
         app.all('*', (_req, res) => { res.status(404).json(jsonRpcError(-32601, `Not found: the MCP endpoint is ${MCP_ENDPOINT_PATH}`)); });
         app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => this.handleError(error, res));
 
-        const server = new LoopbackServer(app);
+        const server = new LoopbackServer(app, { maxConnections: this.maxSessions * CONNECTIONS_PER_SESSION });
         this._port = await server.listen();
         this.httpServer = server;
         return this._port;
@@ -143,15 +159,12 @@ export class CompanionMcpServer implements McpEndpoint {
     }
 
     protected async handlePost(req: Request, res: Response): Promise<void> {
-        const sessionId = req.headers['mcp-session-id'];
-        if (typeof sessionId === 'string') {
-            const session = this.sessions.get(sessionId);
-            if (!session) {
-                res.status(404).json(jsonRpcError(-32001, `Session not found: ${sessionId} is unknown or closed; initialize a new session`));
-                return;
+        if (typeof req.headers['mcp-session-id'] === 'string') {
+            const session = this.sessionFor(req, res);
+            if (session) {
+                this.armIdleTimer(session);
+                await session.transport.handleRequest(req, res, req.body);
             }
-            this.armIdleTimer(session);
-            await session.transport.handleRequest(req, res, req.body);
             return;
         }
         if (!isInitializeRequest(req.body)) {
@@ -162,16 +175,62 @@ export class CompanionMcpServer implements McpEndpoint {
             res.status(503).json(jsonRpcError(-32000, 'The window is closing'));
             return;
         }
-        await this.createSessionTransport(res.locals.credential).handleRequest(req, res, req.body);
+        if (this.sessions.size + this.initializing.size >= this.maxSessions) {
+            this.refuse(res, {
+                status: 503, kind: 'session limit',
+                reason: `Service Unavailable: this window serves at most ${this.maxSessions} sessions at once; end one, or try again later`
+            });
+            return;
+        }
+        const transport = this.createSessionTransport(res.locals.credential, res.locals.token);
+        this.initializing.add(transport);
+        try {
+            await transport.handleRequest(req, res, req.body);
+        } finally {
+            this.initializing.delete(transport);
+        }
     }
 
-    protected createSessionTransport(credential: SessionCredential): StreamableHTTPServerTransport {
+    /**
+     * The session a request names, if the request may use it; otherwise answers why not. A session
+     * answers only the secret that opened it: its id is no secret (the window's log and diagnostic
+     * report show it), and another credential of the window must not read its notifications, use
+     * its diffs or end it. Compared in constant time, like every token.
+     */
+    protected sessionFor(req: Request, res: Response): Session | undefined {
+        const sessionId = req.headers['mcp-session-id'];
+        if (typeof sessionId !== 'string') {
+            res.status(400).json(jsonRpcError(-32001, 'Bad Request: Mcp-Session-Id header is required'));
+            return undefined;
+        }
+        const session = this.sessions.get(sessionId);
+        if (!session) {
+            res.status(404).json(jsonRpcError(-32001, `Session not found: ${sessionId} is unknown or closed; initialize a new session`));
+            return undefined;
+        }
+        if (!isAuthorizedBearer(req.headers.authorization, session.token)) {
+            this.refuse(res, {
+                status: 403, kind: 'session of another credential',
+                reason: `Forbidden: session ${session.id} was opened with another credential; use the token that opened it, or initialize a new session`
+            });
+            return undefined;
+        }
+        return session;
+    }
+
+    protected refuse(res: Response, refusal: Refusal): void {
+        this.refusals.refused(refusal);
+        res.status(refusal.status).json(jsonRpcError(refusal.status >= 500 ? -32000 : -32001, refusal.reason));
+    }
+
+    protected createSessionTransport(credential: SessionCredential, token: string): StreamableHTTPServerTransport {
         const mcp = new McpServer({ ...COMPANION_SERVER_INFO }, { capabilities: { tools: { listChanged: false }, logging: {} } });
         let session: Session | undefined;
         const transport = new StreamableHTTPServerTransport({
             sessionIdGenerator: () => randomUUID(),
             onsessioninitialized: id => {
-                session = { id, credential, transport, mcp, openStreams: 0 };
+                session = { id, credential, token, transport, mcp, openStreams: 0 };
+                this.initializing.delete(transport);
                 this.sessions.set(id, session);
                 this.armIdleTimer(session);
                 this.options.configureSession?.(mcp, id, credential);
@@ -186,8 +245,8 @@ export class CompanionMcpServer implements McpEndpoint {
                 sessionId: session.id,
                 flavour: credential.flavour,
                 clientLabel: credential.label,
-                clientName: client?.name ?? 'unknown client',
-                clientVersion: client?.version ?? '',
+                clientName: sanitizeClientText(client?.name ?? '') || 'unknown client',
+                clientVersion: sanitizeClientText(client?.version ?? ''),
                 connectedAt: Date.now()
             };
             this.options.logger.info(`CLI session ${session.id} connected: ${session.info.clientName} ${session.info.clientVersion} `
@@ -207,12 +266,8 @@ export class CompanionMcpServer implements McpEndpoint {
     }
 
     protected async handleSessionRequest(req: Request, res: Response, isStream: boolean): Promise<void> {
-        const sessionId = req.headers['mcp-session-id'];
-        const session = typeof sessionId === 'string' ? this.sessions.get(sessionId) : undefined;
+        const session = this.sessionFor(req, res);
         if (!session) {
-            res.status(typeof sessionId === 'string' ? 404 : 400).json(jsonRpcError(-32001, typeof sessionId === 'string'
-                ? `Session not found: ${sessionId} is unknown or closed`
-                : 'Bad Request: Mcp-Session-Id header is required'));
             return;
         }
         if (isStream) {
@@ -306,6 +361,7 @@ export class CompanionMcpServer implements McpEndpoint {
         }
         // SSE streams are long-lived: closing ends them rather than waiting for the clients.
         await this.httpServer?.close();
+        this.refusals.dispose();
         this.onDidChangeSessionsEmitter.dispose();
         this.onDidOpenStreamEmitter.dispose();
     }

@@ -100,6 +100,40 @@ describe('DiffReviewManager', () => {
         await cli.client.close();
     });
 
+    it('closeDiff from one session neither returns nor closes another session\'s proposal', async () => {
+        const proposer = await connectCli(window);
+        const other = await connectCli(window);
+        await proposer.call('openDiff', { filePath: file, newContent: 'from the proposer\n' });
+        const closed = await other.call('closeDiff', { filePath: file });
+        expect(closed.isError).to.not.equal(true);
+        expect(JSON.parse(text(closed))).to.deep.equal({ content: null });
+        expect(browser.closed).to.deep.equal([]);
+        expect(window.diffs.openDiffs.map(diff => diff.sessionId)).to.deep.equal([proposer.transport.sessionId]);
+        expect(proposer.notifications).to.deep.equal([]);
+        const own = await proposer.call('closeDiff', { filePath: file, suppressNotification: true });
+        expect(JSON.parse(text(own))).to.deep.equal({ content: 'from the proposer\n' });
+        await proposer.client.close();
+        await other.client.close();
+    });
+
+    it('logs a proposed file name without control characters', async () => {
+        const logger = new RecordingLogger();
+        await window.stop();
+        window = createWindowCompanion({ windowId: '00000000-0000-4000-8000-000000000002', flavours: [GeminiCliFlavour], logger, serverPid: process.pid, streamGraceMs: 200 });
+        await window.start([path.join(root, 'ws')]);
+        window.attachFrontend(browser);
+        const cli = await connectCli(window);
+        const forged = path.join(root, 'ws', 'new\nINFO Diff accepted\u001b[2K.txt');
+        expect(await cli.call('openDiff', { filePath: forged, newContent: 'x\n' })).to.deep.equal({ content: [] });
+        await cli.call('openDiff', { filePath: path.join(root, 'outside\n\u001b[31mforged.txt'), newContent: 'x\n' });
+        const lines = logger.lines.filter(line => /Diff .* opened|Refused to show/.test(line));
+        expect(lines).to.have.length(2);
+        for (const line of lines) {
+            expect(line).to.not.match(/[\u0000-\u001f\u007f-\u009f]/);
+        }
+        await cli.client.close();
+    });
+
     it('keeps several diffs from different sessions and files apart, multi-MB content intact', async () => {
         const other = path.join(root, 'ws', 'b.txt');
         const big = '\uFEFF' + 'ü😀\r\n'.repeat(700 * 1024);

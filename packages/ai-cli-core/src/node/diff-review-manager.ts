@@ -10,6 +10,7 @@ import {
 } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { CliSessionInfo, DiffOutcome, IdeCompanionFrontendClient } from '../common/ide-companion-protocol';
 import { fromRpcText, toRpcText } from '../common/rpc-text';
+import { sanitizeClientText } from '../common/client-text';
 import { Emitter, Event } from '@theia/core/lib/common/event';
 import { CompanionLogger } from './companion-logger';
 import { McpEndpoint } from './mcp-endpoint';
@@ -35,9 +36,18 @@ interface PendingDiff extends OpenDiff {
     readonly deliver: (answer: Answer) => Promise<boolean>;
     /** Ends a waiting blocking call without an answer the CLI will act on (it decided in its terminal). */
     readonly settle?: (answer: Answer) => void;
+    /** The path as log lines show it (the CLI chose it: it may hold line breaks or escape sequences). */
+    readonly loggedPath: string;
 }
 
 const BINARY_SNIFF_BYTES = 8000;
+/** Paths and reasons in log lines are cut here; a real path is shorter. */
+const MAX_LOGGED_TEXT_LENGTH = 1000;
+
+/** A CLI's path, or a reason quoting one, as a log line may hold it. */
+function loggable(text: string): string {
+    return sanitizeClientText(text, MAX_LOGGED_TEXT_LENGTH);
+}
 
 /** What the CLI is told: the accepted text, or that the change was rejected. */
 export type Answer = { readonly accepted: true; readonly content: string } | { readonly accepted: false };
@@ -90,7 +100,7 @@ export class DiffReviewManager {
         const parsed = OpenDiffArgumentsSchema.safeParse(input);
         if (!parsed.success) {
             const problems = formatZodIssues(parsed.error, 'arguments');
-            this.logger.warn(`Refused an openDiff call with invalid arguments: ${problems}`);
+            this.logger.warn(`Refused an openDiff call with invalid arguments: ${loggable(problems)}`);
             return toolError(`Invalid openDiff arguments: ${problems}`);
         }
         const { filePath, newContent } = parsed.data;
@@ -125,7 +135,7 @@ export class DiffReviewManager {
         try {
             fileExists = await this.checkTarget(filePath);
         } catch (error) {
-            this.logger.warn(`Refused to show a diff: ${describeError(error)}`);
+            this.logger.warn(`Refused to show a diff: ${loggable(describeError(error))}`);
             return describeError(error);
         }
         const previous = [...this.diffs.values()].find(diff => diff.filePath === filePath);
@@ -134,7 +144,9 @@ export class DiffReviewManager {
             await this.reject(previous, 'replaced by a newer proposal');
             await frontend.closeDiff(previous.id).catch(() => undefined);
         }
-        const diff: PendingDiff = { id: randomUUID(), sessionId, filePath, openedAt: Date.now(), deliver, ...(tabName ? { tabName } : {}), ...(settle ? { settle } : {}) };
+        const diff: PendingDiff = {
+            id: randomUUID(), sessionId, filePath, loggedPath: loggable(filePath), openedAt: Date.now(), deliver, ...(tabName ? { tabName } : {}), ...(settle ? { settle } : {})
+        };
         this.diffs.set(diff.id, diff);
         try {
             await frontend.openDiff({
@@ -142,10 +154,10 @@ export class DiffReviewManager {
             });
         } catch (error) {
             this.diffs.delete(diff.id);
-            this.logger.warn(`A diff for ${filePath} could not be opened: ${describeError(error)}`);
+            this.logger.warn(`A diff for ${diff.loggedPath} could not be opened: ${loggable(describeError(error))}`);
             return `The diff could not be opened: ${describeError(error)}`;
         }
-        this.logger.info(`Diff ${diff.id} opened for ${filePath} (session ${sessionId})`);
+        this.logger.info(`Diff ${diff.id} opened for ${diff.loggedPath} (session ${sessionId})`);
         this.onDidChangeEmitter.fire();
         return diff;
     }
@@ -158,7 +170,7 @@ export class DiffReviewManager {
             await this.frontend?.closeDiff(diff.id).catch(() => undefined);
             // The CLI decided in its terminal and ignores a late answer; the waiting call still ends.
             diff.settle?.({ accepted: false });
-            this.logger.info(`Diff ${diff.id} for ${diff.filePath} closed by the CLI`);
+            this.logger.info(`Diff ${diff.id} for ${diff.loggedPath} closed by the CLI`);
         }
         return diffs.length;
     }
@@ -169,10 +181,10 @@ export class DiffReviewManager {
             return toolError(`Invalid closeDiff arguments: ${formatZodIssues(parsed.error, 'arguments')}`);
         }
         const { filePath, suppressNotification } = parsed.data;
-        const diffs = [...this.diffs.values()].filter(diff => diff.filePath === filePath);
-        const diff = diffs.find(candidate => candidate.sessionId === sessionId) ?? diffs[0];
+        // Only the session's own proposal: another session of the window neither reads its text nor ends it.
+        const diff = this.diffOf(sessionId, filePath);
         if (!diff) {
-            // The user answered in the IDE first, or there never was one: nothing left to close.
+            // The user answered in the IDE first, or there never was one (from this session): nothing to close.
             return closeResult(null);
         }
         this.remove(diff.id);
@@ -181,8 +193,13 @@ export class DiffReviewManager {
         if (!suppressNotification) {
             await this.notify(diff, { accepted: false });
         }
-        this.logger.info(`Diff ${diff.id} for ${filePath} closed by the CLI`);
+        this.logger.info(`Diff ${diff.id} for ${diff.loggedPath} closed by the CLI`);
         return closeResult(content ?? null);
+    }
+
+    /** The proposal a session made for a file, if it is still waiting. */
+    protected diffOf(sessionId: string, filePath: string): PendingDiff | undefined {
+        return [...this.diffs.values()].find(diff => diff.sessionId === sessionId && diff.filePath === filePath);
     }
 
     /** The user's answer in the window, as it came over the RPC (validated before anything changes). */
@@ -194,7 +211,7 @@ export class DiffReviewManager {
         const answer: Answer = outcome?.accepted === true ? { accepted: true, content: fromRpcText(outcome.content) } : { accepted: false };
         this.remove(id);
         await this.notify(diff, answer);
-        this.logger.info(`Diff ${id} for ${diff.filePath} ${outcome.accepted ? 'accepted' : 'rejected'} in the window`);
+        this.logger.info(`Diff ${id} for ${diff.loggedPath} ${outcome.accepted ? 'accepted' : 'rejected'} in the window`);
     }
 
     /** The window went away for good: every pending diff is rejected. */
@@ -204,14 +221,14 @@ export class DiffReviewManager {
 
     protected async reject(diff: PendingDiff, reason: string): Promise<void> {
         this.remove(diff.id);
-        this.logger.info(`Diff ${diff.id} for ${diff.filePath} rejected: ${reason}`);
+        this.logger.info(`Diff ${diff.id} for ${diff.loggedPath} rejected: ${reason}`);
         await this.notify(diff, { accepted: false });
     }
 
     protected discard(diff: PendingDiff, reason: string): void {
         this.remove(diff.id);
         diff.settle?.({ accepted: false });
-        this.logger.info(`Diff ${diff.id} for ${diff.filePath} closed: ${reason}`);
+        this.logger.info(`Diff ${diff.id} for ${diff.loggedPath} closed: ${reason}`);
         this.frontend?.closeDiff(diff.id).catch(() => undefined);
     }
 
@@ -223,7 +240,7 @@ export class DiffReviewManager {
 
     protected async notify(diff: PendingDiff, outcome: Answer): Promise<void> {
         if (!await diff.deliver(outcome)) {
-            this.logger.warn(`The outcome of diff ${diff.id} for ${diff.filePath} could not be delivered: its CLI session is gone`);
+            this.logger.warn(`The outcome of diff ${diff.id} for ${diff.loggedPath} could not be delivered: its CLI session is gone`);
         }
     }
 

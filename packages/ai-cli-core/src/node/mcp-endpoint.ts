@@ -13,6 +13,13 @@ export interface EditorSnapshot {
 }
 
 /**
+ * How many sessions one endpoint of a window serves at once, unless told otherwise: far more than a
+ * window's CLIs and agents, few enough that a client opening session after session cannot exhaust
+ * the backend. A session beyond it is refused; the open ones are not affected.
+ */
+export const DEFAULT_MAX_SESSIONS = 64;
+
+/**
  * One of a window's MCP endpoints: where the CLIs of one transport connect. The window treats every
  * endpoint alike; what differs between transports (the wire, the handshake, the tools a session
  * gets, how it hears of the editor) stays inside the endpoint.

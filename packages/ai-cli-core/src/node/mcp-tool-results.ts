@@ -3,6 +3,10 @@ import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { CompanionLogger } from './companion-logger';
 import { describeError, formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
+import { sanitizeClientText } from '../common/client-text';
+
+/** Reasons in log lines quote what a client sent (paths, argument names): cleaned, and cut here. */
+const MAX_LOGGED_REASON_LENGTH = 1000;
 
 /**
  * `McpServer.registerTool` with a plain signature: the SDK's generic one is too deep for the
@@ -29,13 +33,13 @@ export function validatedTools(mcp: McpServer, logger: CompanionLogger) {
             const parsed = schema.safeParse(input ?? {});
             if (!parsed.success) {
                 const problems = formatZodIssues(parsed.error, 'arguments');
-                logger.warn(`Refused a ${name} call with invalid arguments: ${problems}`);
+                logger.warn(`Refused a ${name} call with invalid arguments: ${sanitizeClientText(problems, MAX_LOGGED_REASON_LENGTH)}`);
                 return toolError(`Invalid ${name} arguments: ${problems}`);
             }
             try {
                 return await run(parsed.data);
             } catch (error) {
-                logger.warn(`The ${name} tool failed: ${describeError(error)}`);
+                logger.warn(`The ${name} tool failed: ${sanitizeClientText(describeError(error), MAX_LOGGED_REASON_LENGTH)}`);
                 return toolError(describeError(error));
             }
         });

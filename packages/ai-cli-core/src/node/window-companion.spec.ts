@@ -7,6 +7,7 @@ import { createWindowCompanion } from './window-companion-module';
 import { RecordingLogger } from './test/recording-logger';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { connectTestClient, until } from './test/mcp-test-client';
+import { rawRequest } from './test/raw-http';
 import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
 
 const connect = (port: number, token: string) => connectTestClient(port, token);
@@ -136,6 +137,30 @@ describe('WindowCompanion', () => {
         expect(window.status.sessions.map(session => session.flavour).sort()).to.deep.equal(['gemini', 'qwen']);
         await gemini.client.close();
         await qwen.client.close();
+    });
+
+    it('lets no other secret of the window use a session: not another flavour\'s, not an ACP agent\'s', async () => {
+        const window = create();
+        await window.start([root]);
+        const gemini = await connect(window.server.port, window.endpointFor('gemini').authToken);
+        const agent = window.issueAgentCredential('ACP agent Spec');
+        const sessionId = gemini.transport.sessionId!;
+        for (const token of [window.endpointFor('qwen').authToken, agent.token]) {
+            const headers = {
+                'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Host: `127.0.0.1:${window.server.port}`,
+                Authorization: `Bearer ${token}`, 'Mcp-Session-Id': sessionId
+            };
+            const call = await rawRequest(window.server.port, {
+                headers, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'closeDiff', arguments: { filePath: path.join(root, 'a.txt') } } })
+            });
+            const stream = await rawRequest(window.server.port, { method: 'GET', headers });
+            const end = await rawRequest(window.server.port, { method: 'DELETE', headers });
+            expect([call.status, stream.status, end.status]).to.deep.equal([403, 403, 403]);
+        }
+        expect((await gemini.client.listTools()).tools.map(tool => tool.name)).to.include('closeDiff');
+        expect(window.status.sessions.map(session => session.sessionId)).to.deep.equal([sessionId]);
+        await gemini.client.close();
+        await agent.revoke();
     });
 
     it('turning a flavour off removes its file, its variables and its sessions; turning it on again brings a new secret', async () => {

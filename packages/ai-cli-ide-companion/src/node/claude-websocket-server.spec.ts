@@ -231,4 +231,58 @@ describe('Claude Code WebSocket endpoint', () => {
         expect(await refusedWith(window.endpointOf('claude').port, { 'X-Claude-Code-Ide-Authorization': token })).to.equal(401);
         expect(window.terminalEnvironment().CLAUDE_CODE_SSE_PORT).to.equal(undefined);
     });
+    describe('noise and exhaustion', () => {
+        it('logs the first refused connection of a kind and summarises the rest: 500 refusals make a handful of lines', async () => {
+            const port = window.endpointOf('claude').port;
+            const token = lock().authToken;
+            for (let batch = 0; batch < 10; batch++) {
+                const statuses = await Promise.all(Array.from({ length: 50 }, () => refusedWith(port, { 'X-Claude-Code-Ide-Authorization': token, Origin: 'https://evil.example' })));
+                expect(statuses).to.deep.equal(Array(50).fill(403));
+            }
+            const refusals = () => logger.lines.filter(line => /refused/i.test(line));
+            expect(refusals().length, refusals().join('\n')).to.be.within(1, 3);
+            expect(refusals()[0]).to.match(/^WARN Refused a Claude Code connection \(403\): Forbidden: connections from web pages/);
+            await window.stop();
+            const counted = refusals().slice(1).reduce((sum, line) => sum + Number(/^WARN (\d+) more Claude Code connections refused \(403 Origin\) in the last \d+ s$/.exec(line)![1]), 0);
+            expect(counted).to.equal(499);
+            expect(logger.lines.join('\n')).to.not.contain(token);
+        });
+
+        it('serves at most 64 sessions: the 65th connection is refused with 503, the first 64 keep working', async function (): Promise<void> {
+            this.timeout(20000);
+            const port = window.endpointOf('claude').port;
+            const headers = { 'X-Claude-Code-Ide-Authorization': lock().authToken };
+            for (let batch = 0; batch < 8; batch++) {
+                wires.push(...await Promise.all(Array.from({ length: 8 }, () => ClaudeWire.open(port, headers))));
+            }
+            await until(() => window.status.sessions.length === 0 && wires.length === 64, 'the sockets open');
+            expect(await refusedWith(port, headers)).to.equal(503);
+            expect(logger.lines.some(line => /Refused a Claude Code connection \(503\): .*at most 64 sessions/.test(line))).to.equal(true, logger.lines.join('\n'));
+            await Promise.all(wires.map(wire => wire.handshake()));
+            await until(() => window.status.sessions.length === 64, '64 sessions listed');
+            const answers = await Promise.all(wires.map(wire => wire.request('tools/list')));
+            expect(answers.every(answer => Array.isArray((answer.result as { tools: unknown[] }).tools))).to.equal(true);
+            // One goes: its place is free again.
+            wires[0].socket.close();
+            await until(() => window.status.sessions.length === 63, 'a session gone');
+            wires.push(await ClaudeWire.open(port, headers));
+        });
+
+        it('logs and lists Claude Code\'s name and version without control characters, capped', async () => {
+            const wire = await ClaudeWire.open(window.endpointOf('claude').port, { 'X-Claude-Code-Ide-Authorization': lock().authToken });
+            wires.push(wire);
+            await wire.request('initialize', {
+                protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: '\n\u001b[31mclaude\u0000' + 'c'.repeat(10000), version: '2\r\n\u001b]0;title\u0007' }
+            });
+            wire.notify('notifications/initialized');
+            await until(() => window.status.sessions.length === 1, 'the session listed');
+            const line = logger.lines.find(candidate => candidate.includes('connected:'))!;
+            expect(line).to.not.match(/[\u0000-\u001f\u007f-\u009f]/);
+            expect(line.length).to.be.below(400);
+            const [session] = window.status.sessions;
+            expect(session.clientName).to.match(/^claudec+…$/);
+            expect(session.clientName.length).to.be.at.most(100);
+            expect(session.clientVersion).to.equal('2');
+        });
+    });
 });

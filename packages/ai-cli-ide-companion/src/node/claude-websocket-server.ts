@@ -8,10 +8,12 @@ import { tokensEqual } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import {
     COMPANION_SERVER_INFO, CLAUDE_CODE_AUTH_HEADER, CLAUDE_CODE_SUBPROTOCOL, ClaudeAtMentioned, ClaudeIdeConnectedSchema, ClaudeNotificationMethod, ClaudeSelectionChanged
 } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { CliSessionInfo, SessionCredential } from '@theia-cli-companion/ai-cli-core/lib/common';
+import { CliSessionInfo, SessionCredential, sanitizeClientText } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { claudeSelectionFromEditorState } from './claude-selection';
 import type { CompanionLogger } from '@theia-cli-companion/ai-cli-core/lib/node';
-import { isAllowedHost, LoopbackServer, EditorSnapshot, McpEndpoint } from '@theia-cli-companion/ai-cli-core/lib/node/window';
+import {
+    DEFAULT_MAX_SESSIONS, describeHost, isAllowedHost, LoopbackServer, EditorSnapshot, McpEndpoint, Refusal, RefusalLog
+} from '@theia-cli-companion/ai-cli-core/lib/node/window';
 import { WebSocketServerTransport } from './websocket-server-transport';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 
@@ -23,6 +25,8 @@ export interface ClaudeWebSocketServerOptions {
     readonly configureSession: (server: McpServer, sessionId: string, credential: SessionCredential) => void;
     /** Largest accepted frame; openDiff carries whole files. */
     readonly maxPayloadBytes?: number;
+    /** How many sessions may be connected at once; an upgrade beyond that gets 503. */
+    readonly maxSessions?: number;
 }
 
 interface ClaudeSession {
@@ -36,6 +40,8 @@ interface ClaudeSession {
 const DEFAULT_MAX_PAYLOAD = 32 * 1024 * 1024;
 /** Claude Code 2.1.332 drops a selection sent right after its handshake: the latest goes again a moment later. */
 const SELECTION_REPLAY_MS = 1000;
+/** A session is one socket; the rest is room for upgrades under way and refused ones. */
+const CONNECTIONS_PER_SESSION = 2;
 
 /**
  * One window's endpoint for Claude Code: MCP over a WebSocket at ws://127.0.0.1:<port> (random
@@ -52,6 +58,7 @@ export class ClaudeWebSocketServer implements McpEndpoint {
         handleProtocols: protocols => protocols.has(CLAUDE_CODE_SUBPROTOCOL) ? CLAUDE_CODE_SUBPROTOCOL : false
     });
     protected readonly sessions = new Map<string, ClaudeSession>();
+    protected readonly refusals = new RefusalLog(this.options.logger, { one: 'a Claude Code connection', many: 'Claude Code connections' });
     protected _port = 0;
     protected stopped = false;
     protected readonly onDidChangeSessionsEmitter = new Emitter<readonly CliSessionInfo[]>();
@@ -84,6 +91,10 @@ export class ClaudeWebSocketServer implements McpEndpoint {
         return this._port;
     }
 
+    protected get maxSessions(): number {
+        return this.options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    }
+
     get connectedSessions(): CliSessionInfo[] {
         return [...this.sessions.values()].flatMap(session => session.info ? [session.info] : []);
     }
@@ -91,7 +102,7 @@ export class ClaudeWebSocketServer implements McpEndpoint {
     async start(): Promise<number> {
         const server = new LoopbackServer((_req, res) => {
             res.writeHead(426, { 'Content-Type': 'text/plain', Upgrade: 'websocket' }).end('Upgrade Required: this is a WebSocket MCP endpoint');
-        });
+        }, { maxConnections: this.maxSessions * CONNECTIONS_PER_SESSION });
         server.server.on('upgrade', (req, socket, head) => this.upgrade(req, socket as Socket, head));
         this._port = await server.listen();
         this.httpServer = server;
@@ -122,35 +133,36 @@ export class ClaudeWebSocketServer implements McpEndpoint {
     protected upgrade(req: http.IncomingMessage, socket: Socket, head: Buffer): void {
         const verdict = this.authenticate(req);
         if ('status' in verdict) {
-            this.options.logger.warn(`Refused a Claude Code connection (${verdict.status}): ${verdict.reason}`);
+            this.refusals.refused(verdict);
             socket.end(`HTTP/1.1 ${verdict.status} ${http.STATUS_CODES[verdict.status]}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${verdict.reason}\n`);
             return;
         }
+        // The session is added synchronously inside handleUpgrade, so the next upgrade counts it.
         this.wss.handleUpgrade(req, socket, head, ws => this.accept(ws, verdict.credential));
     }
 
     /** Who an upgrade request comes from, or why it is refused (never quoting a secret). */
-    protected authenticate(req: http.IncomingMessage): { status: number; reason: string } | { credential: SessionCredential } {
+    protected authenticate(req: http.IncomingMessage): Refusal | { credential: SessionCredential } {
         if (this.stopped) {
-            return { status: 503, reason: 'The window is closing' };
+            return { status: 503, kind: 'closing', reason: 'The window is closing' };
         }
         if (req.headers.origin !== undefined) {
-            return { status: 403, reason: 'Forbidden: connections from web pages (Origin header present) are not accepted' };
+            return { status: 403, kind: 'Origin', reason: 'Forbidden: connections from web pages (Origin header present) are not accepted' };
         }
         if (!isAllowedHost(req.headers.host, this._port)) {
-            return { status: 403, reason: `Forbidden: Host header ${JSON.stringify(req.headers.host ?? '')} is not this server's loopback address` };
+            return { status: 403, kind: 'Host', reason: `Forbidden: ${describeHost(req.headers.host)} is not this server's loopback address` };
         }
         const offered = (req.headers['sec-websocket-protocol'] ?? '').split(',').map(protocol => protocol.trim());
         if (!offered.includes(CLAUDE_CODE_SUBPROTOCOL)) {
-            return { status: 400, reason: `Bad Request: the WebSocket subprotocol "${CLAUDE_CODE_SUBPROTOCOL}" is required` };
+            return { status: 400, kind: 'subprotocol', reason: `Bad Request: the WebSocket subprotocol "${CLAUDE_CODE_SUBPROTOCOL}" is required` };
         }
         const tokens = this.options.authTokens();
         const presented = req.headers[CLAUDE_CODE_AUTH_HEADER];
         if (!tokens.size) {
-            return { status: 401, reason: 'Unauthorized: IDE mode over this endpoint is turned off for this window' };
+            return { status: 401, kind: 'turned off', reason: 'Unauthorized: IDE mode over this endpoint is turned off for this window' };
         }
         if (typeof presented !== 'string') {
-            return { status: 401, reason: 'Unauthorized: missing X-Claude-Code-Ide-Authorization header' };
+            return { status: 401, kind: 'no token', reason: 'Unauthorized: missing X-Claude-Code-Ide-Authorization header' };
         }
         // Every secret is compared, so the time taken does not tell which one came close.
         let match: SessionCredential | undefined;
@@ -159,7 +171,17 @@ export class ClaudeWebSocketServer implements McpEndpoint {
                 match = credential;
             }
         });
-        return match ? { credential: match } : { status: 401, reason: 'Unauthorized: invalid token' };
+        if (!match) {
+            return { status: 401, kind: 'invalid token', reason: 'Unauthorized: invalid token' };
+        }
+        // Checked after the secret: only a client that may connect learns how busy the endpoint is.
+        if (this.sessions.size >= this.maxSessions) {
+            return {
+                status: 503, kind: 'session limit',
+                reason: `Service Unavailable: this window serves at most ${this.maxSessions} sessions at once; end one, or try again later`
+            };
+        }
+        return { credential: match };
     }
 
     protected accept(ws: WebSocket, credential: SessionCredential): void {
@@ -180,7 +202,7 @@ export class ClaudeWebSocketServer implements McpEndpoint {
             const client = mcp.server.getClientVersion();
             session.info = {
                 sessionId: id, flavour: credential.flavour, clientLabel: credential.label,
-                clientName: client?.name ?? 'unknown client', clientVersion: client?.version ?? '', connectedAt: Date.now()
+                clientName: sanitizeClientText(client?.name ?? '') || 'unknown client', clientVersion: sanitizeClientText(client?.version ?? ''), connectedAt: Date.now()
             };
             this.options.logger.info(`CLI session ${id} connected: ${session.info.clientName} ${session.info.clientVersion} (over the Claude Code WebSocket)`);
             this.onDidChangeSessionsEmitter.fire(this.connectedSessions);
@@ -216,6 +238,7 @@ export class ClaudeWebSocketServer implements McpEndpoint {
         await this.closeSessionsWhere(() => true);
         this.wss.close();
         await this.httpServer?.close();
+        this.refusals.dispose();
         this.onDidChangeSessionsEmitter.dispose();
         this.onDidConnectEmitter.dispose();
     }

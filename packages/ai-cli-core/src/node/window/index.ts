@@ -10,6 +10,7 @@ export * from '../mcp-endpoint';
 export * from '../mcp-request-guard';
 export * from '../mcp-tool-contribution';
 export * from '../mcp-tool-results';
+export * from '../refusal-log';
 export * from '../window-companion';
 export * from '../window-companion-module';
 export * from '../window-companion-options';

@@ -87,13 +87,14 @@ describe('IDE mode: real CLI clients connect from a Theia terminal', function ()
         const window = await openWindow();
         await window.openTerminal();
         const terminalEnv = await window.terminalEnvironment();
-        const captured = path.join(sandbox.tmp, 'task-env.txt');
+        // The task's TMPDIR is the window's too: the user's private directory.
+        const captured = path.join(terminalEnv.TMPDIR, 'task-env.txt');
         await window.runTask('capture-env');
         await until(() => fs.existsSync(captured) && fs.readFileSync(captured, 'utf8').includes('GEMINI_CLI_IDE_SERVER_PORT='), 'the task to capture its environment', 30000);
         const taskEnv = Object.fromEntries(fs.readFileSync(captured, 'utf8').split('\0').filter(Boolean)
             .map(entry => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]));
         for (const key of ['GEMINI_CLI_IDE_SERVER_PORT', 'GEMINI_CLI_IDE_WORKSPACE_PATH', 'GEMINI_CLI_IDE_PID',
-            'QWEN_CODE_IDE_SERVER_PORT', 'QWEN_CODE_IDE_WORKSPACE_PATH', 'CLAUDE_CODE_SSE_PORT']) {
+            'QWEN_CODE_IDE_SERVER_PORT', 'QWEN_CODE_IDE_WORKSPACE_PATH', 'CLAUDE_CODE_SSE_PORT', 'TMPDIR']) {
             expect(taskEnv[key], key).to.equal(terminalEnv[key]);
         }
     });

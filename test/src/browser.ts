@@ -29,9 +29,13 @@ export async function launchBrowser(sandbox: Sandbox): Promise<BrowserContext> {
     });
 }
 
-/** Opens the app in a new tab (a new Theia window) and waits until the workbench is usable. */
-export async function openTheiaWindow(context: BrowserContext, url: string): Promise<Page> {
+/**
+ * Opens the app in a new tab (a new Theia window) and waits until the workbench is usable.
+ * `beforeLoad` sees the page before it loads (to listen to its traffic from the first byte).
+ */
+export async function openTheiaWindow(context: BrowserContext, url: string, beforeLoad?: (page: Page) => void): Promise<Page> {
     const page = await context.newPage();
+    beforeLoad?.(page);
     await page.goto(url);
     await waitForWorkbench(page);
     return page;

@@ -4,7 +4,8 @@ import * as path from 'path';
 import { openWindowWithGeminiProbe } from './gemini-probe-window';
 import { IdeProbe } from './ide-probe';
 import { until } from './processes';
-import { createSandbox, createWorkspace, Sandbox, updateTheiaSettings } from './sandbox';
+import { ReceivedTraffic } from './received-traffic';
+import { createSandbox, createWorkspace, geminiDiscoveryDirectory, Sandbox, updateTheiaSettings } from './sandbox';
 import { TheiaBackend } from './theia-backend';
 import { TheiaWindow } from './theia-window';
 
@@ -18,6 +19,8 @@ describe('Diff review: the real Gemini IdeClient proposes, the user decides in M
     let backend: TheiaBackend;
     let window: TheiaWindow;
     let probe: IdeProbe;
+    /** What the window's page received from the network since before it loaded. */
+    let traffic: ReceivedTraffic;
 
     before(async () => {
         sandbox = createSandbox();
@@ -29,7 +32,14 @@ describe('Diff review: the real Gemini IdeClient proposes, the user decides in M
     beforeEach(() => openWindowWithProbe());
 
     async function openWindowWithProbe(): Promise<void> {
-        ({ window, probe } = await openWindowWithGeminiProbe(sandbox, backend, workspace));
+        ({ window, probe } = await openWindowWithGeminiProbe(sandbox, backend, workspace, page => traffic = ReceivedTraffic.record(page)));
+    }
+
+    /** The secret in every discovery file on disk now: each CLI flavour's, of every window of the backend. */
+    function discoveryTokens(): string[] {
+        const dirs = [geminiDiscoveryDirectory(sandbox), path.join(sandbox.home, '.qwen', 'ide'), path.join(sandbox.home, '.claude', 'ide')];
+        return dirs.flatMap(dir => fs.existsSync(dir) ? fs.readdirSync(dir).map(name => path.join(dir, name)) : [])
+            .map(file => JSON.parse(fs.readFileSync(file, 'utf8')).authToken as string);
     }
 
     afterEach(async () => {
@@ -66,6 +76,37 @@ describe('Diff review: the real Gemini IdeClient proposes, the user decides in M
         expect(outcome.result).to.deep.equal({ status: 'accepted', content: 'line 1\nline two\nadded by the user' });
         await diffEditorGone();
         expect(fs.readFileSync(file, 'utf8'), 'the CLI writes the file, not the IDE').to.equal('line 1\nline 2\n');
+    });
+
+    it('never sends a token to the browser: nothing the window received while it started, opened a terminal, served the CLI and its diff, '
+        + 'showed its status, diagnostic report and log holds one', async () => {
+        const file = path.join(workspace, 'src', 'app.ts');
+        const marker = `proposed by the probe ${Date.now()}`;
+        probe.openDiff(file, `line 1\n${marker}\n`);
+        await diffEditorShown();
+        await window.page.locator('#theia-main-content-panel .lm-TabBar-toolbar .codicon-check').first().click();
+        expect((await probe.diffOutcome('diff', file)).result?.status).to.equal('accepted');
+        await diffEditorGone();
+        await window.runCommand('CLI Companion: Show Status');
+        await until(async () => /127\.0\.0\.1:\d+/.test(await window.page.locator('.ai-cli-companion-state').innerText().catch(() => '')), 'the status view', 20000);
+        await window.page.locator('[data-command="aiCliCompanion.copyDiagnostics"]').click();
+        const report = await until(async () => {
+            const text = await window.clipboardText().catch(() => '');
+            return text.startsWith('# CLI Companion diagnostic report') && text;
+        }, 'the diagnostic report on the clipboard', 20000);
+        await window.page.locator('[data-command="aiCliCompanion.showLog"]').click();
+        await window.page.locator('#outputView').waitFor({ state: 'visible', timeout: 20000 });
+
+        // What was recorded is what the browser got: the proposal is in it, as the bytes of Theia's RPC.
+        expect(traffic.frameCount).to.be.greaterThan(0);
+        expect(await traffic.find(marker), 'the proposal in the received traffic').to.not.deep.equal([]);
+        const tokens = discoveryTokens();
+        expect(tokens.length, 'Gemini CLI\'s, Qwen Code\'s and Claude Code\'s secrets of this window').to.be.at.least(3);
+        for (const token of tokens) {
+            expect(await traffic.find(token), 'where a token reached the browser').to.deep.equal([]);
+            expect(backend.log, 'the backend log').to.not.contain(token);
+            expect(report, 'the diagnostic report').to.not.contain(token);
+        }
     });
 
     it('with aiCliCompanion.diff.writeOnAccept, the IDE itself writes exactly the accepted text', async () => {

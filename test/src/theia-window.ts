@@ -17,11 +17,11 @@ export class TheiaWindow {
 
     constructor(readonly page: Page, protected readonly scratchDir: string, protected readonly context?: BrowserContext) { }
 
-    /** A new window in its own browser profile. */
-    static async open(sandbox: Sandbox, url: string): Promise<TheiaWindow> {
+    /** A new window in its own browser profile; `beforeLoad` sees its page before the app loads. */
+    static async open(sandbox: Sandbox, url: string, beforeLoad?: (page: Page) => void): Promise<TheiaWindow> {
         const context = await launchBrowser(sandbox);
         try {
-            return new TheiaWindow(await openTheiaWindow(context, url), sandbox.tmp, context);
+            return new TheiaWindow(await openTheiaWindow(context, url, beforeLoad), sandbox.tmp, context);
         } catch (error) {
             await context.close();
             throw error;

@@ -83,6 +83,14 @@ describe('IDE mode: discovery file lifecycle', function (): void {
         expect(discoveryFiles(sandbox)).to.deep.equal([]);
     });
 
+    it('removes every discovery file when the backend is interrupted with SIGINT (Ctrl+C)', async () => {
+        const backend = await startBackend();
+        await openWindow(backend);
+        await until(() => discoveryFiles(sandbox).length === 3, 'the window\'s three discovery files', 20000);
+        await backend.stop('SIGINT');
+        expect(discoveryFiles(sandbox)).to.deep.equal([]);
+    });
+
     it('keeps the same server across a reload of the browser tab, so a connected CLI stays connected', async () => {
         const backend = await startBackend();
         const window = await openWindow(backend);

@@ -56,15 +56,15 @@ export class TheiaBackend {
         return this.url;
     }
 
-    /** A graceful stop (SIGTERM, as `kill <pid>`), then anything it left behind is killed. */
-    async stop(): Promise<void> {
+    /** A graceful stop (SIGTERM, as `kill <pid>`, or SIGINT, as Ctrl+C), then anything it left behind is killed. */
+    async stop(signal: 'SIGTERM' | 'SIGINT' = 'SIGTERM'): Promise<void> {
         if (!this.process || this.process.exitCode !== null || this.process.signalCode !== null) {
             return;
         }
         const pid = this.pid;
         const children = descendantsOf(pid);
         try {
-            process.kill(pid, 'SIGTERM');
+            process.kill(pid, signal);
         } catch {
             // Already gone.
         }

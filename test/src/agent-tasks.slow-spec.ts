@@ -125,7 +125,21 @@ describe('Agent tasks: Run Gemini Task…, the Agent Tasks view, review and reve
         expect(await sideText('modified')).to.contain('Splits a comma-separated line.');
         await window.saveDocScreenshot('agent-tasks');
 
+        // The user edited the file after the task: the revert asks first; Cancel keeps the user's text.
+        const edited = `${DOCUMENTED}// the user kept typing\n`;
+        fs.writeFileSync(parserFile, edited);
+        const dialog = window.page.locator('.dialogBlock');
         await change.locator('[data-action="revert"]').click();
+        await dialog.waitFor({ state: 'visible', timeout: 10000 });
+        expect(await dialog.innerText()).to.contain('src/parser.ts changed after the task ended');
+        await dialog.locator('button', { hasText: 'Cancel' }).click();
+        await dialog.waitFor({ state: 'detached', timeout: 10000 });
+        expect(fs.readFileSync(parserFile, 'utf8')).to.equal(edited);
+        expect(await change.getAttribute('data-reverted')).to.not.equal('true');
+
+        await change.locator('[data-action="revert"]').click();
+        await dialog.waitFor({ state: 'visible', timeout: 10000 });
+        await dialog.locator('button', { hasText: 'Revert Anyway' }).click();
         await until(async () => await change.getAttribute('data-reverted') === 'true', 'the change shown as reverted', 20000);
         expect(fs.readFileSync(parserFile, 'utf8')).to.equal(PARSER);
 

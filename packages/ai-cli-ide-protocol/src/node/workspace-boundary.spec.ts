@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -79,15 +80,27 @@ describe('workspace-boundary', () => {
         expect(verdict).to.deep.equal({ inside: false, problem: `Cannot tell where ${path.join(ws, 'file', 'below')} leads: ${path.join(ws, 'file')} is not a folder` });
     });
 
-    it('refuses a path through a folder that may not be read (EACCES)', async function (): Promise<void> {
-        if (process.getuid?.() === 0) {
-            this.skip(); // root reads every folder
-        }
+    it('refuses a path through a folder that may not be read (EACCES)', async () => {
         fs.mkdirSync(path.join(ws, 'locked'));
         fs.chmodSync(path.join(ws, 'locked'), 0o000);
+        const target = path.join(ws, 'locked', 'x', 'y');
         try {
-            const verdict = await checkInsideRoots(path.join(ws, 'locked', 'x', 'y'), [ws]);
-            expect('problem' in verdict && verdict.problem).to.contain('permission denied');
+            if (process.getuid?.() !== 0) {
+                const verdict = await checkInsideRoots(target, [ws]);
+                expect('problem' in verdict && verdict.problem).to.contain('permission denied');
+                return;
+            }
+            // Root reads every folder: the check runs in a child that drops to nobody once the module is
+            // loaded (the checkout may sit in a folder nobody can enter), as a user without the right would.
+            fs.chmodSync(base, 0o755);
+            const script = `const boundary = require(${JSON.stringify(path.join(__dirname, 'workspace-boundary.js'))});`
+                + 'process.setgid(65534); process.setuid(65534);'
+                + `boundary.checkInsideRoots(${JSON.stringify(target)}, [${JSON.stringify(ws)}]).then(verdict => process.stdout.write(JSON.stringify(verdict)))`;
+            const child = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+            expect(child.status, child.stderr).to.equal(0);
+            const verdict = JSON.parse(child.stdout);
+            expect(verdict.inside).to.equal(false);
+            expect(verdict.problem).to.contain('permission denied');
         } finally {
             fs.chmodSync(path.join(ws, 'locked'), 0o755);
         }

@@ -262,7 +262,7 @@ describe('AcpChatBackendImpl', function (): void {
     it('refuses a command outside the workspace folders and an unknown terminal', async () => {
         const host = container.get(AcpTerminalHost);
         const outsideRun = await host.create('chat-1', { sessionId: 's', command: 'true', cwd: outside }, root, [root]).then(() => undefined, (error: Error) => error.message);
-        expect(outsideRun).to.match(/is not inside the workspace folders/);
+        expect(outsideRun).to.equal(`The command's working folder ${outside} is outside the workspace folders (${root})`);
         expect(() => host.output('chat-1', { sessionId: 's', terminalId: 'acp-terminal-999' })).to.throw(/Unknown terminal acp-terminal-999/);
         const missing = await host.create('chat-1', { sessionId: 's', command: 'no-such-command-here' }, root, [root]).then(() => undefined, (error: Error) => error.message);
         expect(missing).to.match(/Could not run no-such-command-here/);

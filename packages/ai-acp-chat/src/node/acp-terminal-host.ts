@@ -3,7 +3,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { TaskTerminalProcess, TaskTerminalProcessFactory } from '@theia/process/lib/node/task-terminal-process';
 import { OutputBuffer } from '@theia-cli-companion/acp-client/lib/common';
-import { checkInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { checkInsideRoots, describeRefusal } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { findExecutable } from '@theia-cli-companion/cli-process/lib/node';
 
 interface HostedTerminal {
@@ -40,10 +40,9 @@ export class AcpTerminalHost {
     /** `cwd` defaults to the session's folder and must lie inside the workspace folders. */
     async create(owner: string, params: acp.CreateTerminalRequest, sessionCwd: string, roots: readonly string[]): Promise<StartedTerminal> {
         const cwd = params.cwd ?? sessionCwd;
-        const verdict = await checkInsideRoots(cwd, roots);
-        if (!verdict.inside) {
-            const why = 'problem' in verdict ? `: ${verdict.problem}` : verdict.realPath !== path.normalize(cwd) ? ` (it leads to ${verdict.realPath})` : '';
-            throw new Error(`The command's working folder ${cwd} is not inside the workspace folders (${roots.join(', ')})${why}`);
+        const refusal = describeRefusal(cwd, await checkInsideRoots(cwd, roots), roots);
+        if (refusal) {
+            throw new Error(`The command's working folder ${cwd} ${refusal}`);
         }
         const env: Record<string, string> = { ...process.env as Record<string, string> };
         (params.env ?? []).forEach(variable => env[variable.name] = variable.value);

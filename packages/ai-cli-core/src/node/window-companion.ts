@@ -65,6 +65,8 @@ export class WindowCompanion {
     protected editorState?: WindowEditorState;
     /** Counts editor states: an older one whose paths took longer to check is not published over a newer one. */
     protected editorStates = 0;
+    /** Whether each open editor's file lies inside the current roots (see editorsWithinRoots); cleared when they change. */
+    protected readonly editorVerdicts = new Map<string, Promise<boolean>>();
 
     protected readonly onDidChangeStatusEmitter = new Emitter<WindowCompanionStatus>();
     readonly onDidChangeStatus: Event<WindowCompanionStatus> = this.onDidChangeStatusEmitter.event;
@@ -119,6 +121,7 @@ export class WindowCompanion {
 
     async setRoots(rootPaths: readonly string[]): Promise<void> {
         this.windowContext.roots = await resolveRoots(rootPaths, this.log);
+        this.editorVerdicts.clear();
         await this.writeDiscoveryFiles();
         if (this.editorState) {
             // The editors of a folder that came or went appear or go for the CLIs.
@@ -198,7 +201,7 @@ export class WindowCompanion {
         // A malformed state is refused with the reason before anything changes.
         ideContextFromEditorState(state);
         const current = ++this.editorStates;
-        const shown = await editorsWithinRoots(state, this.roots);
+        const shown = await editorsWithinRoots(state, this.roots, this.editorVerdicts);
         if (current === this.editorStates) {
             this.editorState = state;
             await this.publishEditor(ideContextFromEditorState(shown), shown);

@@ -61,9 +61,11 @@ function ownStat(): ProcessStat | undefined {
     return stat?.pid === process.pid ? stat : undefined;
 }
 
-/** Who this process is, as recorded in the discovery files it writes. */
+let ownIdentity: DiscoveryFileWriter | undefined;
+
+/** Who this process is, as recorded in the discovery files it writes; read from /proc once, it never changes. */
 export function currentProcessIdentity(): DiscoveryFileWriter {
-    return { pidNamespace: currentPidNamespace(), pid: process.pid, startTime: ownStat()?.startTime };
+    return ownIdentity ??= Object.freeze({ pidNamespace: currentPidNamespace(), pid: process.pid, startTime: ownStat()?.startTime });
 }
 
 /** What the stale-file cleaner may ask about processes; {@link SYSTEM_PROCESSES} asks the system, tests give their own. */

@@ -111,8 +111,12 @@ describe('A malicious repository: workspace settings never choose what runs; unt
         const gemini = await chat.send('@Gemini hello', true);
         await until(() => ran().includes('path-gemini --acp'), '@Gemini to start `gemini --acp`', 30000);
         await chat.finished(gemini).catch(() => undefined);
-        // The repository's extra agent was never registered.
-        expect(await w.page.evaluate(() => document.body.innerText.includes('@Helper'))).to.equal(false);
+        // The repository's extra agent was never registered: addressing it starts nothing of the repository's
+        // (had it been, its command would have run here and left its mark).
+        await chat.newChat();
+        const helper = await chat.send('@Helper stream', true);
+        await chat.finished(helper).catch(() => undefined);
+        expect(fs.existsSync(pwned), 'the repository\'s agent ran').to.equal(false);
 
         await w.page.keyboard.press('F1');
         await until(() => w.page.evaluate(() => !!document.activeElement?.closest('.quick-input-widget')), 'the command palette to have the focus');

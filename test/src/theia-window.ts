@@ -101,9 +101,14 @@ export class TheiaWindow {
         }, `the editor of ${relativePath}`, 20000);
     }
 
-    /** Runs a command from the command palette (F1), picking the row that shows `label`. */
-    async runCommand(label: string): Promise<void> {
-        await this.page.locator('#theia-main-content-panel').click({ position: { x: 300, y: 200 } });
+    /**
+     * Runs a command from the command palette (F1), picking the row that shows `label`. With
+     * `keepFocus`, F1 goes to what has the focus now (a command about the cursor's place needs it there).
+     */
+    async runCommand(label: string, options: { keepFocus?: boolean } = {}): Promise<void> {
+        if (!options.keepFocus) {
+            await this.page.locator('#theia-main-content-panel').click({ position: { x: 300, y: 200 } });
+        }
         await this.page.keyboard.press('F1');
         const input = this.page.locator('.quick-input-widget input');
         await input.waitFor({ state: 'visible' });
@@ -201,7 +206,7 @@ export class TheiaWindow {
 
     /**
      * Reverts the open diff's first change (lines 1 and 2) with the arrow in the gutter between the
-     * two sides, as a user does with the mouse: hover the gutter beside it, click "Revert Block".
+     * two sides, as a user does with the mouse: hover the gutter beside it, click "Reject Change".
      */
     async revertFirstChangeFromGutter(): Promise<void> {
         const gutter = this.page.locator(`${DIFF_EDITOR} .gutter`).first();
@@ -210,13 +215,37 @@ export class TheiaWindow {
             throw new Error('The diff editor shows no gutter between its sides');
         }
         await this.page.mouse.move(box.x + box.width / 2, box.y + 8);
-        const arrows = this.page.locator(`${DIFF_EDITOR} .gutter [aria-label="Revert Block"]`);
+        const arrows = this.page.locator(`${DIFF_EDITOR} .gutter [aria-label="Reject Change"]`);
         const index = await until(async () => {
             const tops = await arrows.evaluateAll(nodes => nodes.map(node => node.checkVisibility() ? node.getBoundingClientRect().top : Infinity));
             const first = tops.findIndex(top => top - box.y < 40);
             return first >= 0 && first + 1;
         }, 'the gutter\'s revert arrow beside the first change', 10000);
         await arrows.nth(index - 1).click();
+    }
+
+    /**
+     * Clicks an action of the gutter toolbar beside the change whose proposed side shows `lineText`
+     * (Accept Change, Reject Change), as a user does: hover the gutter at that line, click.
+     */
+    async clickChangeAction(lineText: string, action: string): Promise<void> {
+        const line = this.page.locator(`${DIFF_EDITOR} .editor.modified .view-line`, { hasText: lineText }).first();
+        const lineBox = await line.boundingBox();
+        const gutterBox = await this.page.locator(`${DIFF_EDITOR} .gutter`).first().boundingBox();
+        if (!lineBox || !gutterBox) {
+            throw new Error(`No line ${JSON.stringify(lineText)} or no gutter in the diff editor`);
+        }
+        await this.page.mouse.move(gutterBox.x + gutterBox.width / 2, lineBox.y + lineBox.height / 2);
+        const buttons = this.page.locator(`${DIFF_EDITOR} .gutter [aria-label="${action}"]`);
+        const index = await until(async () => {
+            const tops = await buttons.evaluateAll(nodes => nodes.map(node => node.checkVisibility() ? node.getBoundingClientRect().top : Infinity));
+            const near = tops.findIndex(top => Math.abs(top - lineBox.y) < lineBox.height * 1.5);
+            return near >= 0 && near + 1;
+        }, `the gutter's ${action} beside ${JSON.stringify(lineText)}`, 10000).catch(async error => {
+            const shown = await this.page.locator(`${DIFF_EDITOR} .gutter [aria-label]`).evaluateAll(nodes => nodes.map(node => node.getAttribute('aria-label')));
+            throw new Error(`${error.message}; the gutter shows ${JSON.stringify(shown)}`);
+        });
+        await buttons.nth(index - 1).click();
     }
 
     /** Clicks into the open diff's proposed side, as a user does before pressing a key there. */

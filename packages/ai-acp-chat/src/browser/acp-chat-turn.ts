@@ -136,7 +136,8 @@ export class AcpChatTurn implements AcpTurnSink {
                 this.openReviews.add(id);
                 this.diffs.review({
                     id, fileUri: FileUri.create(diff.path).toString(), newContent: diff.newText, fileExists: !!diff.oldText,
-                    proposedBy: this.agentName
+                    proposedBy: this.agentName,
+                    origin: { kind: 'acp', groupId: this.request.session.id, label: this.agentName }
                 }, outcome => {
                     this.openReviews.delete(id);
                     if (outcome.accepted && allow) {

@@ -19,6 +19,13 @@ import { CompanionOutput } from './companion-output';
 import { CompanionLog } from './companion-log';
 import { MonacoTextModels } from './monaco-text-models';
 import { TextModels } from './text-models';
+import { ReviewDiffRegistry } from './review-changes/review-diff-registry';
+import { ReviewChangeEditors } from './review-changes/review-change-editor';
+import { MonacoReviewChangeEditors } from './review-changes/monaco-review-change-editors';
+import { ReviewChangeService } from './review-changes/review-change-service';
+import { ReviewChangeCommandContribution } from './review-changes/review-change-command-contribution';
+import { ReviewChangeKeybindingContribution } from './review-changes/review-change-keybinding-contribution';
+import { ChangeToolbarContribution } from './review-changes/change-toolbar-contribution';
 import { ExecutionSettings } from './untrusted-workspace/execution-settings';
 import { WorkspaceTrustGate } from './untrusted-workspace/workspace-trust-gate';
 
@@ -57,4 +64,14 @@ export default new ContainerModule(bind => {
     bind(CommandContribution).toService(DiffReviewContribution);
     bind(TabBarToolbarContribution).toService(DiffReviewContribution);
     bind(KeybindingContribution).toService(DiffReviewContribution);
+
+    bind(ReviewDiffRegistry).toSelf().inSingletonScope();
+    bind(ReviewChangeEditors).to(MonacoReviewChangeEditors).inSingletonScope();
+    bind(ReviewChangeService).toSelf().inSingletonScope();
+    bind(ReviewChangeCommandContribution).toSelf().inSingletonScope();
+    bind(CommandContribution).toService(ReviewChangeCommandContribution);
+    bind(ReviewChangeKeybindingContribution).toSelf().inSingletonScope();
+    bind(KeybindingContribution).toService(ReviewChangeKeybindingContribution);
+    bind(ChangeToolbarContribution).toSelf().inSingletonScope();
+    bind(FrontendApplicationContribution).toService(ChangeToolbarContribution);
 });

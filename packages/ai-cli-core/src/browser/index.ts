@@ -7,3 +7,6 @@ export * from './editor-context-tracker';
 export * from './window-companion-service';
 export * from './untrusted-workspace/execution-settings';
 export * from './untrusted-workspace/workspace-trust-gate';
+export * from './review-changes/review-diff-registry';
+export * from './review-changes/review-change-service';
+export * from './review-changes/review-change-commands';

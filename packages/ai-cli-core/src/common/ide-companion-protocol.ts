@@ -139,6 +139,19 @@ export interface DiffProposal {
     readonly fileExists: boolean;
     /** Who proposed it, for the diff editor's title: the MCP client name and version. */
     readonly proposedBy: string;
+    /** Which session, chat or task it belongs to: reviews are grouped, navigated and paced by it. */
+    readonly origin: ReviewOrigin;
+}
+
+/** Who made a proposal, as the review groups it. */
+export interface ReviewOrigin {
+    readonly kind: 'cli' | 'acp' | 'task';
+    /** The CLI session id, the chat session id or the task id. */
+    readonly groupId: string;
+    /** What the user sees for the group, e.g. "Gemini CLI (gemini-cli-client 0.61.0)". */
+    readonly label: string;
+    /** A CLI session's flavour: its review pace is set per flavour. */
+    readonly flavour?: CliFlavourId;
 }
 
 /** The user's answer; an accepted text crosses the RPC as {@link RpcText}. */

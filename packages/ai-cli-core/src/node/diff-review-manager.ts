@@ -8,7 +8,7 @@ import { FileUri } from '@theia/core/lib/common/file-uri';
 import {
     CloseDiffArgumentsSchema, OpenDiffArgumentsSchema, IdeNotification, IdeNotificationMethod
 } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { CliSessionInfo, DiffOutcome, IdeCompanionFrontendClient } from '../common/ide-companion-protocol';
+import { CliSessionInfo, DiffOutcome, IdeCompanionFrontendClient, ReviewOrigin } from '../common/ide-companion-protocol';
 import { fromRpcText, toRpcText } from '../common/rpc-text';
 import { sanitizeClientText } from '../common/client-text';
 import { Emitter, Event } from '@theia/core/lib/common/event';
@@ -150,7 +150,8 @@ export class DiffReviewManager {
         this.diffs.set(diff.id, diff);
         try {
             await frontend.openDiff({
-                id: diff.id, fileUri: FileUri.create(filePath).toString(), newContent: toRpcText(newContent), fileExists, proposedBy: this.proposer(sessionId)
+                id: diff.id, fileUri: FileUri.create(filePath).toString(), newContent: toRpcText(newContent), fileExists, proposedBy: this.proposer(sessionId),
+                origin: this.origin(sessionId)
             });
         } catch (error) {
             this.diffs.delete(diff.id);
@@ -242,6 +243,11 @@ export class DiffReviewManager {
         if (!await diff.deliver(outcome)) {
             this.logger.warn(`The outcome of diff ${diff.id} for ${diff.loggedPath} could not be delivered: its CLI session is gone`);
         }
+    }
+
+    protected origin(sessionId: string): ReviewOrigin {
+        const flavour = this.sessions().find(candidate => candidate.sessionId === sessionId)?.flavour;
+        return { kind: 'cli', groupId: sessionId, label: this.proposer(sessionId), ...(flavour ? { flavour } : {}) };
     }
 
     protected proposer(sessionId: string): string {

@@ -113,7 +113,8 @@ describe('DiffReviewService', () => {
 
     it('gives the answer to its own handler for a review the window opened (an ACP permission), not to a CLI', async () => {
         const outcomes: unknown[] = [];
-        const proposal: ReviewedProposal = { id: 'acp-1', fileUri: fileUri('a.ts'), newContent: 'agent\n', fileExists: true, proposedBy: 'Gemini' };
+        const proposal: ReviewedProposal = { id: 'acp-1', fileUri: fileUri('a.ts'), newContent: 'agent\n', fileExists: true, proposedBy: 'Gemini',
+            origin: { kind: 'acp', groupId: 'chat-1', label: 'Gemini' } };
         bed.files.set(fileUri('a.ts'), 'old\n');
         await bed.service.review(proposal, outcome => outcomes.push(outcome));
         bed.preferences[DIFF_WRITE_ON_ACCEPT_PREF] = true;

@@ -16,7 +16,9 @@ import { TerminalWidget } from '@theia/terminal/lib/browser/base/terminal-widget
 import { DiffOutcome, DiffProposal, IdeCompanionBackend } from '../../common/ide-companion-protocol';
 import { DiffRequestHandler } from '../ide-companion-frontend-client-impl';
 import { DIFF_FOCUS_PREF, DIFF_WRITE_ON_ACCEPT_PREF, IdeCompanionPreferences } from '../../common/ide-companion-preferences';
+import { Disposable } from '@theia/core/lib/common/disposable';
 import { CompanionLog } from '../companion-log';
+import { ReviewDiffRegistry } from '../review-changes/review-diff-registry';
 import { TextModels } from '../text-models';
 import { OverwriteConfirmation } from './overwrite-confirmation';
 import { PROPOSAL_SCHEME, EMPTY_ORIGINAL_SCHEME, ProposedContentResource, ProposedContentResourceResolver } from './proposed-content-resource-resolver';
@@ -35,6 +37,8 @@ interface ReviewedDiff {
     etagAtOpen?: string;
     widget?: Widget;
     resolved: boolean;
+    /** Its entry among the window's review diffs (for the change commands). */
+    registration?: Disposable;
 }
 
 /**
@@ -60,6 +64,7 @@ export class DiffReviewService implements DiffRequestHandler {
     @inject(ILogger) @named('ai-cli-core:DiffReviewService') protected readonly logger: ILogger;
     @inject(IdeCompanionPreferences) protected readonly preferences: IdeCompanionPreferences;
     @inject(CompanionLog) protected readonly output: CompanionLog;
+    @inject(ReviewDiffRegistry) protected readonly registry: ReviewDiffRegistry;
 
     protected readonly diffs = new Map<string, ReviewedDiff>();
     protected readonly onDidChangeEmitter = new Emitter<void>();
@@ -83,6 +88,9 @@ export class DiffReviewService implements DiffRequestHandler {
         const diff: ReviewedDiff = { proposal, proposalUri, resolved: false, onOutcome };
         diff.etagAtOpen = (await this.fileService.resolve(fileUri).catch(() => undefined))?.etag ?? 'absent';
         this.diffs.set(proposal.id, diff);
+        diff.registration = this.registry.add({
+            id: proposal.id, groupId: proposal.origin.groupId, widget: () => diff.widget, open: () => this.open(proposal.id)
+        });
         this.resources.register(new ProposedContentResource(proposalUri, proposal.newContent));
         const left = proposal.fileExists ? fileUri : new URI(`${EMPTY_ORIGINAL_SCHEME}:${fileUri.path.toString()}`).withQuery(proposal.id);
         const label = nls.localize('theia-cli-companion/cli-core/diffTitle', '{0} ↔ proposed by {1}', fileUri.path.base, proposal.proposedBy);
@@ -95,6 +103,7 @@ export class DiffReviewService implements DiffRequestHandler {
                 throw new Error('no editor opened');
             }
             diff.widget = widget;
+            this.registry.changed();
             this.closeWithoutSavePrompt(widget);
             widget.disposed.connect(() => {
                 if (!diff.resolved) {
@@ -171,10 +180,16 @@ export class DiffReviewService implements DiffRequestHandler {
 
     /** Brings the diff editor of this proposal to the front. */
     reveal(id: string): void {
+        void this.open(id);
+    }
+
+    /** Brings the diff editor of this proposal to the front and gives it the focus. */
+    async open(id: string): Promise<Widget | undefined> {
         const widget = this.diffs.get(id)?.widget;
         if (widget) {
-            void this.shell.activateWidget(widget.id);
+            await this.shell.activateWidget(widget.id);
         }
+        return widget;
     }
 
     /**
@@ -273,6 +288,7 @@ export class DiffReviewService implements DiffRequestHandler {
     protected forget(diff: ReviewedDiff): void {
         if (this.diffs.get(diff.proposal.id) === diff) {
             this.diffs.delete(diff.proposal.id);
+            diff.registration?.dispose();
             this.resources.unregister(diff.proposalUri);
             this.onDidChangeEmitter.fire();
         }

@@ -15,6 +15,7 @@ import { TextModels } from '../text-models';
 import { DiffReviewService } from '../diff-review/diff-review-service';
 import { OverwriteConfirmation } from '../diff-review/overwrite-confirmation';
 import { ProposedContentResourceResolver } from '../diff-review/proposed-content-resource-resolver';
+import { ReviewDiffRegistry } from '../review-changes/review-diff-registry';
 
 /** The diff editor Theia would open: a widget that can be closed without saving, as Theia's editors can. */
 export class ReviewWidget extends BaseWidget {
@@ -145,6 +146,7 @@ export class DiffReviewTestbed {
                 return this.answer;
             }
         });
+        container.bind(ReviewDiffRegistry).toSelf().inSingletonScope();
         container.bind(DiffReviewService).toSelf().inSingletonScope();
         this.service = container.get(DiffReviewService);
     }
@@ -154,7 +156,8 @@ export class DiffReviewTestbed {
         if (fileExists) {
             this.files.set(DiffReviewTestbed.fileUri(name), 'the file as it is\n');
         }
-        await this.service.openDiff({ id, fileUri: DiffReviewTestbed.fileUri(name), newContent: toRpcText(newContent), fileExists, proposedBy: 'Gemini CLI (test 1.0)' });
+        await this.service.openDiff({ id, fileUri: DiffReviewTestbed.fileUri(name), newContent: toRpcText(newContent), fileExists, proposedBy: 'Gemini CLI (test 1.0)',
+            origin: { kind: 'cli', groupId: 'session-1', label: 'Gemini CLI (test 1.0)', flavour: 'gemini' } });
         return this.opened[this.opened.length - 1];
     }
 

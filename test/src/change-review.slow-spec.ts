@@ -1,0 +1,109 @@
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as path from 'path';
+import { openWindowWithGeminiProbe } from './gemini-probe-window';
+import { IdeProbe } from './ide-probe';
+import { until } from './processes';
+import { createSandbox, createWorkspace, Sandbox } from './sandbox';
+import { TheiaBackend } from './theia-backend';
+import { TheiaWindow } from './theia-window';
+
+const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
+const ORIGINAL = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\n';
+/** Three separate changes (lines 2, 5 and 8), with the proposal's own line endings (CRLF where the file has LF). */
+const PROPOSAL = 'one\r\nTWO\r\nthree\r\nfour\r\nFIVE\r\nsix\r\nseven\r\nEIGHT\r\nnine\r\n';
+
+/**
+ * Change-level review with Theia's default preferences (auto-save on): each change of a proposal is
+ * kept or rejected on its own, and only the file-level accept answers the real Gemini IdeClient.
+ */
+describe('Change-level review: the real Gemini IdeClient proposes three changes, the user decides each', function (): void {
+    this.timeout(300000);
+    let sandbox: Sandbox;
+    let workspace: string;
+    let backend: TheiaBackend;
+    let window: TheiaWindow;
+    let probe: IdeProbe;
+
+    before(async () => {
+        sandbox = createSandbox();
+        workspace = createWorkspace(sandbox, 'project', { 'numbers.txt': ORIGINAL, 'other.txt': 'alpha\nbeta\n' });
+        backend = new TheiaBackend(sandbox, workspace);
+        await backend.start();
+    });
+
+    beforeEach(async () => {
+        ({ window, probe } = await openWindowWithGeminiProbe(sandbox, backend, workspace));
+    });
+
+    afterEach(async () => {
+        await probe?.close();
+        await window?.close();
+    });
+
+    after(async () => {
+        await backend?.stop();
+        sandbox?.dispose();
+    });
+
+    async function proposeNumbers(): Promise<string> {
+        const file = path.join(workspace, 'numbers.txt');
+        probe.openDiff(file, PROPOSAL);
+        await window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 20000 });
+        await until(async () => await window.page.locator(`${DIFF_EDITOR} .editor.modified .line-insert`).count() >= 3, 'the diff of three changes', 20000);
+        return file;
+    }
+
+    async function paletteOffers(label: string): Promise<boolean> {
+        await window.page.keyboard.press('F1');
+        await window.page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
+        await window.page.keyboard.type(label);
+        const rows = window.page.locator('.quick-input-list .monaco-list-row', { hasText: label });
+        // The list filters as the text is typed: wait until it shows what matches the whole text.
+        await until(async () => await window.page.locator('.quick-input-list .monaco-list-row').count() === await rows.count()
+            || await rows.count() === 0, 'the palette to filter', 5000).catch(() => undefined);
+        const offered = await rows.count() > 0;
+        await window.page.keyboard.press('Escape');
+        return offered;
+    }
+
+    it('Reject Change on the second change, then Accept Diff: the CLI gets exactly the proposal with that change reverted', async () => {
+        expect(await paletteOffers('CLI Companion: Reject Change'), 'offered without a review diff').to.equal(false);
+        const file = await proposeNumbers();
+        await window.focusProposal();
+        await window.goTo(5, 1);
+        await window.runCommand('CLI Companion: Reject Change', { keepFocus: true });
+        await until(async () => (await window.proposalText()).includes('\nfive\n'), 'the second change to be reverted in the proposal', 10000);
+        await window.saveDocScreenshot('review-change-rejected', window.page.locator('#theia-main-content-panel'));
+        // With auto-save on, nothing has answered the CLI yet: a change decision never settles the proposal.
+        expect(probe.peekDiffOutcome('diff', file)).to.equal(undefined);
+        expect(await paletteOffers('CLI Companion: Accept Change'), 'offered in a review diff').to.equal(true);
+
+        await window.focusProposal();
+        await window.page.keyboard.press('Control+s');
+        const outcome = await probe.diffOutcome('diff', file);
+        expect(outcome.result).to.deep.equal({ status: 'accepted', content: 'one\r\nTWO\r\nthree\r\nfour\r\nfive\nsix\r\nseven\r\nEIGHT\r\nnine\r\n' });
+        expect(fs.readFileSync(file, 'utf8'), 'the CLI writes the file, not the IDE').to.equal(ORIGINAL);
+    });
+
+    it('the gutter offers Accept Change and Reject Change beside each change; the keys move and decide too', async () => {
+        const file = await proposeNumbers();
+        await window.clickChangeAction('EIGHT', 'Reject Change');
+        await until(async () => (await window.proposalText()).includes('\neight\n'), 'the third change to be reverted', 10000);
+        await window.clickChangeAction('TWO', 'Accept Change');
+        await window.page.locator(`${DIFF_EDITOR} .ai-cli-kept-change`).first().waitFor({ state: 'attached', timeout: 10000 });
+        // Accept Change moved the cursor to the next undecided change: line 5, which Ctrl+Shift+Backspace rejects.
+        await window.waitForCursorStatus(5, 1);
+        await window.page.keyboard.press('Control+Shift+Backspace');
+        await until(async () => (await window.proposalText()).includes('\nfive\n'), 'the second change to be reverted', 10000);
+        // Only the kept change is left: Next Change (Alt+F5) visits every change, decided or not, and wraps around.
+        await window.goTo(9, 1);
+        await window.page.keyboard.press('Alt+F5');
+        await window.waitForCursorStatus(2, 1);
+        expect(probe.peekDiffOutcome('diff', file), 'no change decision answers the CLI').to.equal(undefined);
+
+        await window.page.keyboard.press('Control+s');
+        const outcome = await probe.diffOutcome('diff', file);
+        expect(outcome.result).to.deep.equal({ status: 'accepted', content: 'one\r\nTWO\r\nthree\r\nfour\r\nfive\nsix\r\nseven\r\neight\nnine\r\n' });
+    });
+});

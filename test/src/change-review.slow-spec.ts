@@ -106,4 +106,39 @@ describe('Change-level review: the real Gemini IdeClient proposes three changes,
         const outcome = await probe.diffOutcome('diff', file);
         expect(outcome.result).to.deep.equal({ status: 'accepted', content: 'one\r\nTWO\r\nthree\r\nfour\r\nfive\nsix\r\nseven\r\neight\nnine\r\n' });
     });
+
+    it('Pending Changes lists the proposals of two CLI sessions by session; Accept All Diffs answers each once, to its own CLI', async () => {
+        const qwen = new IdeProbe('qwen', await window.terminalEnvironment(workspace), workspace);
+        try {
+            expect((await qwen.connected()).status.status).to.equal('connected');
+            const numbers = path.join(workspace, 'numbers.txt');
+            const other = path.join(workspace, 'other.txt');
+            probe.openDiff(numbers, PROPOSAL);
+            qwen.openDiff(other, 'alpha\nBETA\n');
+            // Two sessions connected, two changes waiting: "$(plug) CLI 2 $(diff) 2".
+            await window.waitForStatus(/^CLI 2\s+2$/);
+            // Each diff opens in front and takes the keyboard: the palette would close if one did so while it is open.
+            await until(async () => await window.page.locator('#theia-main-content-panel .lm-TabBar-tab', { hasText: '↔' }).count() === 2
+                && await window.page.evaluate(() => !!document.activeElement?.closest('.monaco-diff-editor')), 'both diffs open, one with the focus', 20000);
+            await window.runCommand('CLI Companion: Show Pending Changes');
+            const view = window.page.locator('.pending-review');
+            await until(async () => await view.locator('[data-proposal]').count() === 2, 'the view to list both proposals', 20000);
+            const groups = await view.locator('.pending-review-group-label').allInnerTexts();
+            expect(groups).to.have.length(2);
+            expect(groups.find(label => /^Gemini CLI \(\S+ 0\.61\.0\)$/.test(label)), `Gemini's session in ${groups}`).to.be.a('string');
+            expect(groups.find(label => /^Qwen Code \(\S+ \d+\.\d+\.\d+\)$/.test(label)), `Qwen's session in ${groups}`).to.be.a('string');
+            expect(await view.locator('.pending-review-group', { hasText: 'Qwen Code' }).locator('[data-file]').getAttribute('data-file')).to.equal('other.txt');
+            await window.saveDocScreenshot('review-view', view);
+
+            await window.runCommand('CLI Companion: Accept All Diffs');
+            expect((await probe.diffOutcome('diff', numbers)).result).to.deep.equal({ status: 'accepted', content: PROPOSAL });
+            expect((await qwen.diffOutcome('diff', other)).result).to.deep.equal({ status: 'accepted', content: 'alpha\nBETA\n' });
+            await until(async () => await view.locator('[data-proposal]').count() === 0, 'the view to empty', 10000);
+            await window.waitForStatus(/^CLI 2$/);
+            expect(probe.peekDiffOutcome('diff', other), 'Gemini hears nothing of Qwen\'s file').to.equal(undefined);
+            expect(qwen.peekDiffOutcome('diff', numbers), 'Qwen hears nothing of Gemini\'s file').to.equal(undefined);
+        } finally {
+            await qwen.close();
+        }
+    });
 });

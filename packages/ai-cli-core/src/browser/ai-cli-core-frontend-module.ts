@@ -4,6 +4,8 @@ import { CommandContribution } from '@theia/core/lib/common/command';
 import { KeybindingContribution } from '@theia/core/lib/browser/keybinding';
 import { TabBarToolbarContribution } from '@theia/core/lib/browser/shell/tab-bar-toolbar';
 import { FrontendApplicationContribution } from '@theia/core/lib/browser/frontend-application-contribution';
+import { WidgetFactory } from '@theia/core/lib/browser/widget-manager';
+import { bindViewContribution } from '@theia/core/lib/browser/shell/view-contribution';
 import { RemoteConnectionProvider, ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/service-connection-provider';
 import { IdeCompanionBackend, ideCompanionServicePath } from '../common/ide-companion-protocol';
 import { bindIdeCompanionPreferences } from '../common/ide-companion-preferences';
@@ -26,6 +28,8 @@ import { ReviewChangeService } from './review-changes/review-change-service';
 import { ReviewChangeCommandContribution } from './review-changes/review-change-command-contribution';
 import { ReviewChangeKeybindingContribution } from './review-changes/review-change-keybinding-contribution';
 import { ChangeToolbarContribution } from './review-changes/change-toolbar-contribution';
+import { PendingReviewWidget } from './pending-review/pending-review-widget';
+import { PendingReviewViewContribution } from './pending-review/pending-review-view-contribution';
 import { ExecutionSettings } from './untrusted-workspace/execution-settings';
 import { WorkspaceTrustGate } from './untrusted-workspace/workspace-trust-gate';
 
@@ -74,4 +78,8 @@ export default new ContainerModule(bind => {
     bind(KeybindingContribution).toService(ReviewChangeKeybindingContribution);
     bind(ChangeToolbarContribution).toSelf().inSingletonScope();
     bind(FrontendApplicationContribution).toService(ChangeToolbarContribution);
+
+    bind(PendingReviewWidget).toSelf();
+    bind(WidgetFactory).toDynamicValue(ctx => ({ id: PendingReviewWidget.ID, createWidget: () => ctx.container.get(PendingReviewWidget) })).inSingletonScope();
+    bindViewContribution(bind, PendingReviewViewContribution);
 });

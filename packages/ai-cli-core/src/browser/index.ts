@@ -10,3 +10,4 @@ export * from './untrusted-workspace/workspace-trust-gate';
 export * from './review-changes/review-diff-registry';
 export * from './review-changes/review-change-service';
 export * from './review-changes/review-change-commands';
+export * from './pending-review/pending-review-commands';

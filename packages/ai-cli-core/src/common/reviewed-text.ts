@@ -45,7 +45,7 @@ export function reviewedText({ proposal, original, shown }: ReviewedTextInput): 
     const proposed = splitLines(proposalText);
     const sources: Array<TextLine | undefined> = new Array(lines.length).fill(undefined);
     if (lines.length > REVIEWED_TEXT_MAX_LINES || proposed.length > REVIEWED_TEXT_MAX_LINES || !alignTo(proposed, lines, sources)) {
-        // What acceptedText reports for an edited text: the editor's, with one EOL.
+        // What the review reported before change-level review: the editor's, with one EOL.
         return bom + shown;
     }
     if (original !== undefined && sources.includes(undefined)) {

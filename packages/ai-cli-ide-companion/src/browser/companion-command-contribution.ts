@@ -11,7 +11,7 @@ import { CLI_FLAVOUR_IDS } from '@theia-cli-companion/ai-cli-ide-protocol/lib/co
 import { COMPANION_ENABLED_PREF } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { CliLauncher } from './cli-launcher';
 import { CompanionCommands } from './companion-commands';
-import { CompanionOutput, WindowCompanionService } from '@theia-cli-companion/ai-cli-core/lib/browser';
+import { CompanionOutput, WindowCompanionService, PendingReviewCommands } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import { DiagnosticReportService } from './diagnostic-report-service';
 
 /** The CLI Companion commands: run a CLI, the menu behind the status bar item, log, report, settings, on/off. */
@@ -70,6 +70,9 @@ export class CompanionCommandContribution implements CommandContribution {
     protected async showMenu(registry: CommandRegistry): Promise<void> {
         const commands: Command[] = [
             CompanionCommands.SHOW_STATUS,
+            PendingReviewCommands.SHOW_PENDING_CHANGES,
+            PendingReviewCommands.ACCEPT_ALL_DIFFS,
+            PendingReviewCommands.REJECT_ALL_DIFFS,
             ...CLI_FLAVOUR_IDS.map(flavour => CompanionCommands.RUN[flavour]),
             CompanionCommands.SHOW_LOG,
             CompanionCommands.COPY_DIAGNOSTICS,

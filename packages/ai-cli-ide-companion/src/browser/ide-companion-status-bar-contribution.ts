@@ -4,7 +4,7 @@ import { StatusBar, StatusBarAlignment, StatusBarEntry } from '@theia/core/lib/b
 import { nls } from '@theia/core/lib/common/nls';
 import { CLI_FLAVOUR_DISPLAY_NAMES } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { CompanionCommands } from './companion-commands';
-import { WindowCompanionService, WindowCompanionState } from '@theia-cli-companion/ai-cli-core/lib/browser';
+import { DiffReviewService, WindowCompanionService, WindowCompanionState } from '@theia-cli-companion/ai-cli-core/lib/browser';
 
 export const IDE_COMPANION_STATUS_BAR_ID = 'ai-cli-ide-companion.status';
 
@@ -14,15 +14,25 @@ export class IdeCompanionStatusBarContribution implements FrontendApplicationCon
 
     @inject(StatusBar) protected readonly statusBar: StatusBar;
     @inject(WindowCompanionService) protected readonly companion: WindowCompanionService;
+    @inject(DiffReviewService) protected readonly diffs: DiffReviewService;
 
     onStart(): void {
         this.render(this.companion.state);
         this.companion.onDidChangeState(state => this.render(state));
+        this.diffs.onDidChange(() => this.render(this.companion.state));
     }
 
     protected render(state: WindowCompanionState): void {
+        const entry = this.entryFor(state);
+        // Every proposal waiting in this window (CLIs' and chat agents'), counted where the user looks.
+        const pending = this.diffs.pending.length;
         void this.statusBar.setElement(IDE_COMPANION_STATUS_BAR_ID, {
-            ...this.entryFor(state),
+            ...entry,
+            ...(pending ? {
+                text: `${entry.text} $(diff) ${pending}`,
+                tooltip: `${nls.localize('theia-cli-companion/ide-companion/statusPending',
+                    '{0} change(s) waiting for review: see Pending Changes', String(pending))}\n${entry.tooltip}`
+            } : {}),
             alignment: StatusBarAlignment.LEFT,
             priority: 5,
             command: CompanionCommands.SHOW_MENU.id
@@ -62,9 +72,6 @@ export class IdeCompanionStatusBarContribution implements FrontendApplicationCon
                     'since {0}', new Date(session.connectedAt).toLocaleTimeString())})`),
             ...status.unavailableFlavours.map(({ flavour, reason }) => nls.localize('theia-cli-companion/ide-companion/statusUnavailable',
                 '{0} cannot connect: {1}', CLI_FLAVOUR_DISPLAY_NAMES[flavour], reason)),
-            ...(status.pendingDiffs.length
-                ? [nls.localize('theia-cli-companion/ide-companion/statusDiffs', '{0} diff(s) waiting for review', String(status.pendingDiffs.length))]
-                : []),
             clickHint
         ];
         return {

@@ -18,7 +18,8 @@ describe('DiffReviewService', () => {
     beforeEach(() => bed = new DiffReviewTestbed());
 
     const fileUri = DiffReviewTestbed.fileUri;
-    const propose = (id: string, name: string, newContent: string, fileExists = true) => bed.propose(id, name, newContent, fileExists);
+    const propose = (id: string, name: string, newContent: string, fileExists = true, options: { original?: string; groupId?: string } = {}) =>
+        bed.propose(id, name, newContent, fileExists, options);
     const answers = () => bed.answers();
 
     it('opens the file against its proposal, titled with who proposed it, and lists it as pending', async () => {
@@ -109,6 +110,27 @@ describe('DiffReviewService', () => {
         expect(widget.isDisposed).to.equal(true);
         expect(bed.resolved).to.deep.equal([]);
         expect(await bed.service.closeDiff('unknown')).to.equal(undefined);
+    });
+
+    it('accepts a proposal with one change rejected as the proposal with exactly that change reverted, each line ending from where its line came', async () => {
+        const original = 'one\ntwo\nthree\nfour\nfive\n';
+        const widget = await propose('d1', 'a.ts', 'ONE\r\ntwo\r\nTHREE\r\nfour\r\nFIVE\r\n', true, { original });
+        // What Monaco's model shows after Reject Change on the second change: one EOL, the original's line back.
+        bed.models.edited.set(widget.proposalUri, 'ONE\r\ntwo\r\nthree\r\nfour\r\nFIVE\r\n');
+        await bed.service.accept('d1');
+        expect(answers()).to.deep.equal([{ id: 'd1', accepted: 'ONE\r\ntwo\r\nthree\nfour\r\nFIVE\r\n' }]);
+    });
+
+    it('Accept All answers each pending proposal once, to its own session, even when run twice at once; a group\'s Accept All only its own', async () => {
+        await propose('g1', 'a.ts', 'a\n', true, { groupId: 'gemini' });
+        await propose('q1', 'b.ts', 'b\n', true, { groupId: 'qwen' });
+        await propose('q2', 'c.ts', 'c\n', true, { groupId: 'qwen' });
+        await bed.service.acceptAll('qwen');
+        expect(answers().map(answer => answer.id)).to.deep.equal(['q1', 'q2']);
+        await propose('c1', 'd.ts', 'd\n', true, { groupId: 'claude' });
+        await Promise.all([bed.service.acceptAll(), bed.service.acceptAll(), bed.service.rejectAll()]);
+        expect(answers().map(answer => answer.id).sort()).to.deep.equal(['c1', 'g1', 'q1', 'q2']);
+        expect(bed.service.pending).to.deep.equal([]);
     });
 
     it('gives the answer to its own handler for a review the window opened (an ACP permission), not to a CLI', async () => {

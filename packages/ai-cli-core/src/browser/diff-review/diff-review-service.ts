@@ -10,7 +10,7 @@ import { nls } from '@theia/core/lib/common/nls';
 import URI from '@theia/core/lib/common/uri';
 import { SaveableWidget } from '@theia/core/lib/browser/saveable';
 import { FileService } from '@theia/filesystem/lib/browser/file-service';
-import { acceptedText } from '../../common/proposal-text';
+import { reviewedText } from '../../common/reviewed-text';
 import { fromRpcText, toRpcText } from '../../common/rpc-text';
 import { TerminalWidget } from '@theia/terminal/lib/browser/base/terminal-widget';
 import { DiffOutcome, DiffProposal, IdeCompanionBackend } from '../../common/ide-companion-protocol';
@@ -37,6 +37,8 @@ interface ReviewedDiff {
     etagAtOpen?: string;
     widget?: Widget;
     resolved: boolean;
+    /** An accept is under way (it may be asking the user): a second one would answer the CLI twice. */
+    settling?: boolean;
     /** Its entry among the window's review diffs (for the change commands). */
     registration?: Disposable;
 }
@@ -124,7 +126,7 @@ export class DiffReviewService implements DiffRequestHandler {
         if (!diff) {
             return undefined;
         }
-        const text = this.reportedText(diff, await this.currentState(diff));
+        const text = await this.reportedText(diff, await this.currentState(diff));
         diff.resolved = true;
         this.close(diff);
         return text;
@@ -145,9 +147,18 @@ export class DiffReviewService implements DiffRequestHandler {
     /** Accepts the diff with this id, or the one in the current editor, with the text its right side shows. */
     async accept(id?: string): Promise<void> {
         const diff = this.find(id);
-        if (!diff || diff.resolved) {
+        if (!diff || diff.resolved || diff.settling) {
             return;
         }
+        diff.settling = true;
+        try {
+            await this.settleAccepted(diff);
+        } finally {
+            diff.settling = false;
+        }
+    }
+
+    protected async settleAccepted(diff: ReviewedDiff): Promise<void> {
         const shown = await this.currentState(diff);
         if (shown === undefined) {
             this.messageService.error(nls.localize('theia-cli-companion/cli-core/diffNoText', 'The proposed text of {0} is no longer available.', diff.proposal.fileUri));
@@ -156,7 +167,7 @@ export class DiffReviewService implements DiffRequestHandler {
         if (!await this.confirmOverwrite(diff)) {
             return;
         }
-        const accepted = this.reportedText(diff, shown)!;
+        const accepted = (await this.reportedText(diff, shown))!;
         if (this.preferences[DIFF_WRITE_ON_ACCEPT_PREF] && !diff.onOutcome) {
             await this.writeAccepted(diff, accepted);
         }
@@ -216,15 +227,30 @@ export class DiffReviewService implements DiffRequestHandler {
 
     async reject(id?: string): Promise<void> {
         const diff = this.find(id);
-        if (!diff || diff.resolved) {
+        if (!diff || diff.resolved || diff.settling) {
             return;
         }
         this.report(diff, { accepted: false });
         this.close(diff);
     }
 
-    async rejectAll(): Promise<void> {
-        await Promise.all([...this.diffs.keys()].map(id => this.reject(id)));
+    /** Rejects every pending proposal, or the group's (one CLI session, chat or task). */
+    async rejectAll(groupId?: string): Promise<void> {
+        await Promise.all(this.idsOf(groupId).map(id => this.reject(id)));
+    }
+
+    /**
+     * Accepts every pending proposal, or the group's, one after the other: each may need the user's
+     * word on an overwrite, and each is answered once, to the session that proposed it.
+     */
+    async acceptAll(groupId?: string): Promise<void> {
+        for (const id of this.idsOf(groupId)) {
+            await this.accept(id);
+        }
+    }
+
+    protected idsOf(groupId: string | undefined): string[] {
+        return [...this.diffs.values()].filter(diff => !diff.resolved && (groupId === undefined || diff.proposal.origin.groupId === groupId)).map(diff => diff.proposal.id);
     }
 
     /** The diff shown by this widget (or the current one), if it is a review of ours. */
@@ -240,12 +266,30 @@ export class DiffReviewService implements DiffRequestHandler {
     /**
      * What the CLI is told the right side holds. An unedited proposal is reported verbatim: Monaco's
      * model of it may differ in line endings, a BOM, or even lines (a lone CR), none of it the user's doing.
+     * An edited one (typed, or changes rejected) keeps the proposal's and the file's own line endings
+     * where its lines came from them.
      */
-    protected reportedText(diff: ReviewedDiff, shown: { text: string; edited: boolean } | undefined): string | undefined {
+    protected async reportedText(diff: ReviewedDiff, shown: { text: string; edited: boolean } | undefined): Promise<string | undefined> {
         if (!shown) {
             return undefined;
         }
-        return shown.edited ? acceptedText(diff.proposal.newContent, shown.text) : diff.proposal.newContent;
+        if (!shown.edited) {
+            return diff.proposal.newContent;
+        }
+        return reviewedText({ proposal: diff.proposal.newContent, original: await this.originalText(diff), shown: shown.text });
+    }
+
+    /** The file's text on disk, line endings as they are: where a rejected change's lines come from. */
+    protected async originalText(diff: ReviewedDiff): Promise<string | undefined> {
+        if (!diff.proposal.fileExists) {
+            return undefined;
+        }
+        try {
+            return (await this.fileService.read(new URI(diff.proposal.fileUri))).value;
+        } catch (error) {
+            this.logger.warn(`Could not read ${diff.proposal.fileUri} for the reviewed text; restored lines take the editor's line ending: ${error}`);
+            return undefined;
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
 import { ApplicationShell } from '@theia/core/lib/browser/shell/application-shell';
 import { Widget } from '@theia/core/lib/browser/widgets/widget';
+import { Emitter, Event } from '@theia/core/lib/common/event';
 import { MessageService } from '@theia/core/lib/common/message-service';
 import { nls } from '@theia/core/lib/common/nls';
 import { ReviewChange, ReviewChangeEditor, ReviewChangeEditors } from './review-change-editor';
@@ -43,6 +44,9 @@ export class ReviewChangeService {
     /** The changes the user kept, by review diff, as their content (positions move while the user works). */
     protected readonly kept = new Map<string, Set<string>>();
     protected readonly tracked = new WeakSet<ReviewChangeEditor>();
+    protected readonly onDidDecideEmitter = new Emitter<void>();
+    /** Fires when the changes of a review diff, or the user's decisions on them, change. */
+    readonly onDidDecide: Event<void> = this.onDidDecideEmitter.event;
 
     @postConstruct()
     protected init(): void {
@@ -206,5 +210,6 @@ export class ReviewChangeService {
             }
         }
         editor.markKept(kept ? changes.filter(change => kept.has(change.signature)) : []);
+        this.onDidDecideEmitter.fire();
     }
 }

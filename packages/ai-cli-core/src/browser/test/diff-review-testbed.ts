@@ -52,6 +52,13 @@ export class TestFiles {
             }
             return { etag: file.etag };
         },
+        read: async (uri: URI) => {
+            const file = this.contents.get(uri.toString());
+            if (!file) {
+                throw new Error(`${uri} not found`);
+            }
+            return { value: file.text, etag: file.etag };
+        },
         write: async (uri: URI, text: string) => {
             this.written.push({ uri: uri.toString(), text });
             this.set(uri.toString(), text);
@@ -151,13 +158,17 @@ export class DiffReviewTestbed {
         this.service = container.get(DiffReviewService);
     }
 
-    /** A CLI's proposal for /workspace/<name>, opened as the backend opens it; answers its review. */
-    async propose(id: string, name: string, newContent: string, fileExists = true): Promise<ReviewWidget> {
+    /**
+     * A CLI's proposal for /workspace/<name>, opened as the backend opens it; answers its review. The file
+     * holds `original` (a line by default); `groupId` is the proposing session.
+     */
+    async propose(id: string, name: string, newContent: string, fileExists = true, options: { original?: string; groupId?: string } = {}): Promise<ReviewWidget> {
         if (fileExists) {
-            this.files.set(DiffReviewTestbed.fileUri(name), 'the file as it is\n');
+            this.files.set(DiffReviewTestbed.fileUri(name), options.original ?? 'the file as it is\n');
         }
+        const groupId = options.groupId ?? 'session-1';
         await this.service.openDiff({ id, fileUri: DiffReviewTestbed.fileUri(name), newContent: toRpcText(newContent), fileExists, proposedBy: 'Gemini CLI (test 1.0)',
-            origin: { kind: 'cli', groupId: 'session-1', label: 'Gemini CLI (test 1.0)', flavour: 'gemini' } });
+            origin: { kind: 'cli', groupId, label: `Gemini CLI (test 1.0) ${groupId}`, flavour: 'gemini' } });
         return this.opened[this.opened.length - 1];
     }
 

@@ -30,6 +30,8 @@ import { ReviewChangeKeybindingContribution } from './review-changes/review-chan
 import { ChangeToolbarContribution } from './review-changes/change-toolbar-contribution';
 import { PendingReviewWidget } from './pending-review/pending-review-widget';
 import { PendingReviewViewContribution } from './pending-review/pending-review-view-contribution';
+import { ReviewPaceSettings } from './pending-review/review-pace-settings';
+import { ReviewPaceCommandContribution } from './pending-review/review-pace-command-contribution';
 import { ExecutionSettings } from './untrusted-workspace/execution-settings';
 import { WorkspaceTrustGate } from './untrusted-workspace/workspace-trust-gate';
 
@@ -82,4 +84,7 @@ export default new ContainerModule(bind => {
     bind(PendingReviewWidget).toSelf();
     bind(WidgetFactory).toDynamicValue(ctx => ({ id: PendingReviewWidget.ID, createWidget: () => ctx.container.get(PendingReviewWidget) })).inSingletonScope();
     bindViewContribution(bind, PendingReviewViewContribution);
+    bind(ReviewPaceSettings).toSelf().inSingletonScope();
+    bind(ReviewPaceCommandContribution).toSelf().inSingletonScope();
+    bind(CommandContribution).toService(ReviewPaceCommandContribution);
 });

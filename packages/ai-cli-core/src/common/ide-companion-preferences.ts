@@ -13,9 +13,32 @@ export const DIFF_WRITE_ON_ACCEPT_PREF = 'aiCliCompanion.diff.writeOnAccept';
 export const DIFF_FOCUS_PREF = 'aiCliCompanion.diff.focus';
 
 export type DiffFocus = 'auto' | 'always' | 'never';
+/** How proposals reach the user: each diff opened (as ever), queued quietly in Pending Changes, or accepted as proposed. */
+export type ReviewPace = 'open' | 'queue' | 'accept';
+export const REVIEW_PACES: readonly ReviewPace[] = ['open', 'queue', 'accept'];
+/** The pace of the proposals ACP agents make in Theia's chat (their permission diffs). */
+export const ACP_REVIEW_PACE_PREF = 'aiCliCompanion.acp.reviewPace';
+export const REVIEW_NOTIFY_QUEUED_PREF = 'aiCliCompanion.review.notifyQueued';
 
 /** `aiCliCompanion.<flavour>.enabled|command|args`: one group per CLI. */
-export const flavourPreference = (flavour: CliFlavourId, key: 'enabled' | 'command' | 'args') => `aiCliCompanion.${flavour}.${key}`;
+export const flavourPreference = (flavour: CliFlavourId, key: 'enabled' | 'command' | 'args' | 'reviewPace') => `aiCliCompanion.${flavour}.${key}`;
+
+/** A review pace setting: user scope only, since a repository must not turn review off (ReviewPaceSettings enforces it). */
+export function reviewPaceProperty(who: string): PreferenceSchema['properties'][string] {
+    return {
+        type: 'string',
+        enum: [...REVIEW_PACES],
+        enumDescriptions: [
+            nls.localize('theia-cli-companion/cli-core/paceOpen', 'Open each proposed change in a diff editor.'),
+            nls.localize('theia-cli-companion/cli-core/paceQueue',
+                'Queue proposed changes quietly: no editor opens and the focus stays where it is; review them from Pending Changes.'),
+            nls.localize('theia-cli-companion/cli-core/paceAccept', 'Accept proposed changes as proposed; they stay listed in Pending Changes with Undo.')
+        ],
+        scope: PreferenceScope.User,
+        default: 'open',
+        description: nls.localize('theia-cli-companion/cli-core/reviewPace', 'How the changes {0} proposes reach you. User settings only: a workspace cannot set it.', who)
+    };
+}
 
 function flavourProperties(flavour: CliFlavourId): PreferenceSchema['properties'] {
     const name = CLI_FLAVOUR_DISPLAY_NAMES[flavour];
@@ -40,7 +63,8 @@ function flavourProperties(flavour: CliFlavourId): PreferenceSchema['properties'
             items: { type: 'string' },
             default: [],
             description: nls.localize('theia-cli-companion/cli-core/flavourArgs', 'Arguments "Run {0}" passes to the command.', name)
-        }
+        },
+        [flavourPreference(flavour, 'reviewPace')]: reviewPaceProperty(name)
     };
 }
 
@@ -85,13 +109,20 @@ export const ideCompanionPreferenceSchema: PreferenceSchema = {
             ],
             default: 'auto',
             description: nls.localize('theia-cli-companion/cli-core/diffFocus', 'Whether a diff proposed by a CLI takes the keyboard focus when it opens.')
+        },
+        [ACP_REVIEW_PACE_PREF]: reviewPaceProperty(nls.localize('theia-cli-companion/cli-core/chatAgents', 'an agent in the chat')),
+        [REVIEW_NOTIFY_QUEUED_PREF]: {
+            type: 'boolean',
+            default: false,
+            description: nls.localize('theia-cli-companion/cli-core/notifyQueued', 'Show a notification when a proposed change is queued for review.')
         }
     }
 };
 
 type FlavourConfiguration = { [K in CliFlavourId as `aiCliCompanion.${K}.enabled`]: boolean }
     & { [K in CliFlavourId as `aiCliCompanion.${K}.command`]: string }
-    & { [K in CliFlavourId as `aiCliCompanion.${K}.args`]: string[] };
+    & { [K in CliFlavourId as `aiCliCompanion.${K}.args`]: string[] }
+    & { [K in CliFlavourId as `aiCliCompanion.${K}.reviewPace`]: ReviewPace };
 
 export type IdeCompanionConfiguration = FlavourConfiguration & {
     [COMPANION_ENABLED_PREF]: boolean;
@@ -99,6 +130,8 @@ export type IdeCompanionConfiguration = FlavourConfiguration & {
     [CONTEXT_INCLUDE_SELECTION_PREF]: boolean;
     [DIFF_WRITE_ON_ACCEPT_PREF]: boolean;
     [DIFF_FOCUS_PREF]: DiffFocus;
+    [ACP_REVIEW_PACE_PREF]: ReviewPace;
+    [REVIEW_NOTIFY_QUEUED_PREF]: boolean;
 };
 
 export const IdeCompanionPreferenceContribution = Symbol('IdeCompanionPreferenceContribution');

@@ -73,6 +73,7 @@ export class CompanionCommandContribution implements CommandContribution {
             PendingReviewCommands.SHOW_PENDING_CHANGES,
             PendingReviewCommands.ACCEPT_ALL_DIFFS,
             PendingReviewCommands.REJECT_ALL_DIFFS,
+            PendingReviewCommands.SET_REVIEW_PACE,
             ...CLI_FLAVOUR_IDS.map(flavour => CompanionCommands.RUN[flavour]),
             CompanionCommands.SHOW_LOG,
             CompanionCommands.COPY_DIAGNOSTICS,

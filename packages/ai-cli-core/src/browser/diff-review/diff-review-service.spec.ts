@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { until } from '../../common/test/until';
 import { DiffUris } from '@theia/core/lib/browser/diff-uris';
 import { DIFF_WRITE_ON_ACCEPT_PREF } from '../../common/ide-companion-preferences';
-import { DiffReviewTestbed } from '../test/diff-review-testbed';
+import { DiffReviewTestbed, ReviewWidget } from '../test/diff-review-testbed';
 import { ReviewedProposal } from './diff-review-service';
 
 disableDom();
@@ -131,6 +131,57 @@ describe('DiffReviewService', () => {
         await Promise.all([bed.service.acceptAll(), bed.service.acceptAll(), bed.service.rejectAll()]);
         expect(answers().map(answer => answer.id).sort()).to.deep.equal(['c1', 'g1', 'q1', 'q2']);
         expect(bed.service.pending).to.deep.equal([]);
+    });
+
+    it('queues a proposal when its CLI\'s pace is "queue": nothing opens, it is pending; opened later, closing its editor keeps it queued', async () => {
+        bed.userSettings.set('aiCliCompanion.gemini.reviewPace', 'queue');
+        const before = bed.opened.length;
+        await propose('d1', 'a.ts', 'proposed\n');
+        expect(bed.opened.length, 'no editor opens').to.equal(before);
+        expect(bed.service.pending.map(proposal => proposal.id)).to.deep.equal(['d1']);
+        expect(bed.infos, 'no notification unless asked for').to.deep.equal([]);
+        const widget = await bed.service.open('d1') as ReviewWidget;
+        expect(widget).to.equal(bed.opened[bed.opened.length - 1]);
+        await widget.closeWithoutSaving();
+        expect(answers(), 'closing a queued review is no reject').to.deep.equal([]);
+        expect(bed.service.pending.map(proposal => proposal.id)).to.deep.equal(['d1']);
+        await bed.service.accept('d1');
+        expect(answers()).to.deep.equal([{ id: 'd1', accepted: 'proposed\n' }]);
+    });
+
+    it('accepts as proposed when the pace is "accept", lists the change as applied, and Undo puts the file back (asking if it changed since)', async () => {
+        bed.userSettings.set('aiCliCompanion.gemini.reviewPace', 'accept');
+        const before = bed.opened.length;
+        await propose('d1', 'a.ts', 'proposed\n', true, { original: 'mine\n' });
+        expect(bed.opened.length).to.equal(before);
+        expect(answers()).to.deep.equal([{ id: 'd1', accepted: 'proposed\n' }]);
+        expect(bed.service.applied.map(change => change.proposal.id)).to.deep.equal(['d1']);
+        bed.files.set(fileUri('a.ts'), 'proposed\n');
+        await bed.service.undo('d1');
+        expect(bed.files.contents.get(fileUri('a.ts'))?.text).to.equal('mine\n');
+        expect(bed.questions, 'the file held what was applied: nothing to ask').to.deep.equal([]);
+        expect(bed.service.applied).to.deep.equal([]);
+
+        await propose('d2', 'b.ts', 'new file\n', false);
+        bed.files.set(fileUri('b.ts'), 'new file, edited since\n');
+        bed.answer = false;
+        await bed.service.undo('d2');
+        expect(bed.questions).to.have.length(1);
+        expect(bed.files.contents.get(fileUri('b.ts'))?.text, 'the user said no').to.equal('new file, edited since\n');
+        bed.answer = true;
+        await bed.service.undo('d2');
+        expect(bed.files.contents.has(fileUri('b.ts')), 'a created file is removed').to.equal(false);
+    });
+
+    it('ignores a review pace the workspace sets (a repository must not turn review off) and says so once', async () => {
+        bed.workspaceSettings.set('aiCliCompanion.gemini.reviewPace', 'accept');
+        const before = bed.opened.length;
+        await propose('d1', 'a.ts', 'proposed\n');
+        await propose('d2', 'b.ts', 'proposed\n');
+        expect(bed.opened.length - before, 'both opened for review').to.equal(2);
+        expect(answers()).to.deep.equal([]);
+        expect(bed.warnings).to.have.length(1);
+        expect(bed.warnings[0]).to.contain('aiCliCompanion.gemini.reviewPace').and.contain('cannot turn review off');
     });
 
     it('gives the answer to its own handler for a review the window opened (an ACP permission), not to a CLI', async () => {

@@ -15,16 +15,26 @@ import { fromRpcText, toRpcText } from '../../common/rpc-text';
 import { TerminalWidget } from '@theia/terminal/lib/browser/base/terminal-widget';
 import { DiffOutcome, DiffProposal, IdeCompanionBackend } from '../../common/ide-companion-protocol';
 import { DiffRequestHandler } from '../ide-companion-frontend-client-impl';
-import { DIFF_FOCUS_PREF, DIFF_WRITE_ON_ACCEPT_PREF, IdeCompanionPreferences } from '../../common/ide-companion-preferences';
+import { DIFF_FOCUS_PREF, DIFF_WRITE_ON_ACCEPT_PREF, IdeCompanionPreferences, REVIEW_NOTIFY_QUEUED_PREF } from '../../common/ide-companion-preferences';
 import { Disposable } from '@theia/core/lib/common/disposable';
 import { CompanionLog } from '../companion-log';
 import { ReviewDiffRegistry } from '../review-changes/review-diff-registry';
+import { ReviewPaceSettings } from '../pending-review/review-pace-settings';
+import { BinaryBuffer } from '@theia/core/lib/common/buffer';
 import { TextModels } from '../text-models';
 import { OverwriteConfirmation } from './overwrite-confirmation';
 import { PROPOSAL_SCHEME, EMPTY_ORIGINAL_SCHEME, ProposedContentResource, ProposedContentResourceResolver } from './proposed-content-resource-resolver';
 
 /** A proposal as the window reviews it: its text decoded from the RPC. */
 export type ReviewedProposal = Omit<DiffProposal, 'newContent'> & { readonly newContent: string };
+
+/** A proposal accepted automatically (pace "accept"), kept for Undo for the rest of the session. */
+export interface AppliedChange {
+    readonly proposal: ReviewedProposal;
+    /** The file's bytes before, or undefined when the proposal created it. */
+    readonly before: BinaryBuffer | undefined;
+    readonly appliedAt: number;
+}
 
 /** Who hears the user's answer to a review opened in the window itself rather than by a CLI through the backend. */
 export type DiffOutcomeHandler = (outcome: { accepted: true; content: string } | { accepted: false }) => void;
@@ -37,6 +47,8 @@ interface ReviewedDiff {
     etagAtOpen?: string;
     widget?: Widget;
     resolved: boolean;
+    /** Arrived while the pace was "queue": closing its editor puts it back in the queue rather than rejecting it. */
+    queued?: boolean;
     /** An accept is under way (it may be asking the user): a second one would answer the CLI twice. */
     settling?: boolean;
     /** Its entry among the window's review diffs (for the change commands). */
@@ -67,8 +79,10 @@ export class DiffReviewService implements DiffRequestHandler {
     @inject(IdeCompanionPreferences) protected readonly preferences: IdeCompanionPreferences;
     @inject(CompanionLog) protected readonly output: CompanionLog;
     @inject(ReviewDiffRegistry) protected readonly registry: ReviewDiffRegistry;
+    @inject(ReviewPaceSettings) protected readonly pace: ReviewPaceSettings;
 
     protected readonly diffs = new Map<string, ReviewedDiff>();
+    protected readonly appliedChanges = new Map<string, AppliedChange>();
     protected readonly onDidChangeEmitter = new Emitter<void>();
     readonly onDidChange: Event<void> = this.onDidChangeEmitter.event;
 
@@ -85,38 +99,122 @@ export class DiffReviewService implements DiffRequestHandler {
      * permission request, say); everything else is the same review the CLIs get.
      */
     async review(proposal: ReviewedProposal, onOutcome?: DiffOutcomeHandler): Promise<void> {
+        const pace = this.pace.of(proposal.origin);
+        if (pace === 'accept') {
+            return this.acceptAutomatically(proposal, onOutcome);
+        }
         const fileUri = new URI(proposal.fileUri);
         const proposalUri = new URI(`${PROPOSAL_SCHEME}:${fileUri.path.toString()}`).withQuery(proposal.id);
-        const diff: ReviewedDiff = { proposal, proposalUri, resolved: false, onOutcome };
+        const diff: ReviewedDiff = { proposal, proposalUri, resolved: false, onOutcome, queued: pace === 'queue' };
         diff.etagAtOpen = (await this.fileService.resolve(fileUri).catch(() => undefined))?.etag ?? 'absent';
         this.diffs.set(proposal.id, diff);
         diff.registration = this.registry.add({
             id: proposal.id, groupId: proposal.origin.groupId, widget: () => diff.widget, open: () => this.open(proposal.id)
         });
         this.resources.register(new ProposedContentResource(proposalUri, proposal.newContent));
-        const left = proposal.fileExists ? fileUri : new URI(`${EMPTY_ORIGINAL_SCHEME}:${fileUri.path.toString()}`).withQuery(proposal.id);
-        const label = nls.localize('theia-cli-companion/cli-core/diffTitle', '{0} ↔ proposed by {1}', fileUri.path.base, proposal.proposedBy);
+        if (diff.queued) {
+            // Nothing opens and nothing takes the focus: Pending Changes and the status bar count show it.
+            this.onDidChangeEmitter.fire();
+            this.noticeQueued(diff);
+            return;
+        }
         const focus = this.preferences[DIFF_FOCUS_PREF];
         // By default, do not take the keyboard from a terminal the user is typing in (the CLI's own, usually).
         const mode = focus === 'always' ? 'activate' : focus === 'never' || this.shell.activeWidget instanceof TerminalWidget ? 'reveal' : 'activate';
         try {
-            const widget = await open(this.openerService, DiffUris.encode(left, proposalUri, label), { mode }) as Widget | undefined;
-            if (!widget) {
-                throw new Error('no editor opened');
-            }
-            diff.widget = widget;
-            this.registry.changed();
-            this.closeWithoutSavePrompt(widget);
-            widget.disposed.connect(() => {
-                if (!diff.resolved) {
-                    this.report(diff, { accepted: false });
-                }
-                this.forget(diff);
-            });
+            await this.openEditor(diff, mode);
         } catch (error) {
             this.forget(diff);
             throw error;
         }
+        this.onDidChangeEmitter.fire();
+    }
+
+    protected async openEditor(diff: ReviewedDiff, mode: 'activate' | 'reveal'): Promise<Widget> {
+        const { proposal, proposalUri } = diff;
+        const fileUri = new URI(proposal.fileUri);
+        const left = proposal.fileExists ? fileUri : new URI(`${EMPTY_ORIGINAL_SCHEME}:${fileUri.path.toString()}`).withQuery(proposal.id);
+        const label = nls.localize('theia-cli-companion/cli-core/diffTitle', '{0} ↔ proposed by {1}', fileUri.path.base, proposal.proposedBy);
+        const widget = await open(this.openerService, DiffUris.encode(left, proposalUri, label), { mode }) as Widget | undefined;
+        if (!widget) {
+            throw new Error('no editor opened');
+        }
+        diff.widget = widget;
+        this.registry.changed();
+        this.closeWithoutSavePrompt(widget);
+        widget.disposed.connect(() => {
+            if (diff.widget === widget && !diff.resolved && diff.queued) {
+                // Closing a queued review's editor only puts it back in the queue.
+                diff.widget = undefined;
+                this.registry.changed();
+                this.onDidChangeEmitter.fire();
+                return;
+            }
+            if (!diff.resolved) {
+                this.report(diff, { accepted: false });
+            }
+            this.forget(diff);
+        });
+        return widget;
+    }
+
+    protected noticeQueued(diff: ReviewedDiff): void {
+        if (!this.preferences[REVIEW_NOTIFY_QUEUED_PREF]) {
+            return;
+        }
+        const review = nls.localize('theia-cli-companion/cli-core/reviewNow', 'Review');
+        void this.messageService.info(nls.localize('theia-cli-companion/cli-core/queued', '{0} proposes a change to {1}; it waits in Pending Changes.',
+            diff.proposal.origin.label, new URI(diff.proposal.fileUri).path.base), review).then(answer => {
+            if (answer === review) {
+                void this.open(diff.proposal.id);
+            }
+        });
+    }
+
+    /**
+     * Pace "accept": the proposal is accepted as proposed at once, and kept with the file's bytes from
+     * before, so that the user can still see it in Pending Changes and undo it.
+     */
+    protected async acceptAutomatically(proposal: ReviewedProposal, onOutcome: DiffOutcomeHandler | undefined): Promise<void> {
+        const fileUri = new URI(proposal.fileUri);
+        const before = proposal.fileExists ? (await this.fileService.readFile(fileUri).catch(() => undefined))?.value : undefined;
+        this.appliedChanges.set(proposal.id, { proposal, before, appliedAt: Date.now() });
+        const diff: ReviewedDiff = { proposal, proposalUri: fileUri, resolved: false, onOutcome };
+        this.output.info(nls.localize('theia-cli-companion/cli-core/acceptedAutomatically', 'Accepted the change {0} proposed to {1} (review pace: accept automatically)',
+            proposal.origin.label, fileUri.path.fsPath()));
+        this.report(diff, { accepted: true, content: proposal.newContent });
+    }
+
+    /** The changes accepted automatically in this session, oldest first. */
+    get applied(): AppliedChange[] {
+        return [...this.appliedChanges.values()];
+    }
+
+    /**
+     * Puts the file back as it was before an automatically accepted change. If it changed since (the
+     * user edited it, or the CLI wrote something else), the user is asked first.
+     */
+    async undo(id: string): Promise<void> {
+        const change = this.appliedChanges.get(id);
+        if (!change) {
+            return;
+        }
+        const fileUri = new URI(change.proposal.fileUri);
+        const now = await this.fileService.read(fileUri).then(content => content.value, () => undefined);
+        if (now !== undefined && now.replace(/^\uFEFF/, '') !== change.proposal.newContent.replace(/^\uFEFF/, '')) {
+            const confirmed = await this.confirmation.confirm([nls.localize('theia-cli-companion/cli-core/undoChangedSince',
+                '{0} changed since the change was applied; undoing puts back the text from before it, and the later changes are lost.', fileUri.path.base)]);
+            if (!confirmed) {
+                return;
+            }
+        }
+        if (change.before) {
+            await this.fileService.writeFile(fileUri, change.before);
+        } else if (now !== undefined) {
+            await this.fileService.delete(fileUri);
+        }
+        this.appliedChanges.delete(id);
+        this.output.info(nls.localize('theia-cli-companion/cli-core/undone', 'Undid the change {0} made to {1}', change.proposal.origin.label, fileUri.path.fsPath()));
         this.onDidChangeEmitter.fire();
     }
 
@@ -194,12 +292,18 @@ export class DiffReviewService implements DiffRequestHandler {
         void this.open(id);
     }
 
-    /** Brings the diff editor of this proposal to the front and gives it the focus. */
+    /** Brings the diff editor of this proposal to the front (opening it, if it was queued) and gives it the focus. */
     async open(id: string): Promise<Widget | undefined> {
-        const widget = this.diffs.get(id)?.widget;
-        if (widget) {
-            await this.shell.activateWidget(widget.id);
+        const diff = this.diffs.get(id);
+        if (!diff || diff.resolved) {
+            return undefined;
         }
+        if (diff.widget) {
+            await this.shell.activateWidget(diff.widget.id);
+            return diff.widget;
+        }
+        const widget = await this.openEditor(diff, 'activate');
+        this.onDidChangeEmitter.fire();
         return widget;
     }
 

@@ -9,4 +9,6 @@ export namespace PendingReviewCommands {
         'theia-cli-companion/cli-core/acceptAllDiffs', CATEGORY_KEY);
     export const REJECT_ALL_DIFFS = Command.toLocalizedCommand({ id: 'aiCliCompanion.rejectAllDiffs', category: CATEGORY, label: 'Reject All Diffs' },
         'theia-cli-companion/cli-core/rejectAllDiffs', CATEGORY_KEY);
+    export const SET_REVIEW_PACE = Command.toLocalizedCommand({ id: 'aiCliCompanion.setReviewPace', category: CATEGORY, label: 'Set Review Pace…' },
+        'theia-cli-companion/cli-core/setReviewPace', CATEGORY_KEY);
 }

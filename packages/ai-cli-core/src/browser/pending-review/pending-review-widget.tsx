@@ -5,7 +5,8 @@ import { ReactWidget } from '@theia/core/lib/browser/widgets/react-widget';
 import { nls } from '@theia/core/lib/common/nls';
 import URI from '@theia/core/lib/common/uri';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
-import { DiffReviewService, ReviewedProposal } from '../diff-review/diff-review-service';
+import { open, OpenerService } from '@theia/core/lib/browser/opener-service';
+import { AppliedChange, DiffReviewService, ReviewedProposal } from '../diff-review/diff-review-service';
 import { ReviewChangeService } from '../review-changes/review-change-service';
 import { ReviewDiffRegistry } from '../review-changes/review-diff-registry';
 import '../../../src/browser/style/pending-review.css';
@@ -14,6 +15,7 @@ interface ProposalGroup {
     readonly id: string;
     readonly label: string;
     readonly proposals: ReviewedProposal[];
+    readonly applied: AppliedChange[];
 }
 
 /** "Pending Changes": every proposal waiting in this window, by the session, chat or task that made it. */
@@ -26,6 +28,7 @@ export class PendingReviewWidget extends ReactWidget {
     @inject(ReviewDiffRegistry) protected readonly registry: ReviewDiffRegistry;
     @inject(ReviewChangeService) protected readonly changes: ReviewChangeService;
     @inject(WorkspaceService) protected readonly workspace: WorkspaceService;
+    @inject(OpenerService) protected readonly openerService: OpenerService;
 
     @postConstruct()
     protected init(): void {
@@ -44,15 +47,16 @@ export class PendingReviewWidget extends ReactWidget {
 
     protected groups(): ProposalGroup[] {
         const groups = new Map<string, ProposalGroup>();
-        for (const proposal of this.diffs.pending) {
-            const { groupId, label } = proposal.origin;
+        const groupOf = ({ groupId, label }: ReviewedProposal['origin']) => {
             let group = groups.get(groupId);
             if (!group) {
-                group = { id: groupId, label, proposals: [] };
+                group = { id: groupId, label, proposals: [], applied: [] };
                 groups.set(groupId, group);
             }
-            group.proposals.push(proposal);
-        }
+            return group;
+        };
+        this.diffs.pending.forEach(proposal => groupOf(proposal.origin).proposals.push(proposal));
+        this.diffs.applied.forEach(change => groupOf(change.proposal.origin).applied.push(change));
         return [...groups.values()];
     }
 
@@ -71,12 +75,13 @@ export class PendingReviewWidget extends ReactWidget {
                 <span className={codicon('account')} />
                 <span className='pending-review-group-label' title={group.label}>{group.label}</span>
                 <span className='pending-review-count'>{group.proposals.length}</span>
-                {this.action('accept-group', 'check-all', nls.localize('theia-cli-companion/cli-core/acceptGroup', 'Accept All of {0}', group.label),
+                {group.proposals.length > 0 && this.action('accept-group', 'check-all', nls.localize('theia-cli-companion/cli-core/acceptGroup', 'Accept All of {0}', group.label),
                     () => this.diffs.acceptAll(group.id))}
-                {this.action('reject-group', 'close-all', nls.localize('theia-cli-companion/cli-core/rejectGroup', 'Reject All of {0}', group.label),
+                {group.proposals.length > 0 && this.action('reject-group', 'close-all', nls.localize('theia-cli-companion/cli-core/rejectGroup', 'Reject All of {0}', group.label),
                     () => this.diffs.rejectAll(group.id))}
             </div>
             {group.proposals.map(proposal => this.renderProposal(proposal))}
+            {group.applied.map(change => this.renderApplied(change))}
         </div>;
     }
 
@@ -93,6 +98,17 @@ export class PendingReviewWidget extends ReactWidget {
             {this.action('open', 'go-to-file', nls.localize('theia-cli-companion/cli-core/openReview', 'Open Diff'), () => this.diffs.open(proposal.id))}
             {this.action('accept', 'check', nls.localize('theia-cli-companion/cli-core/acceptFile', 'Accept'), () => this.diffs.accept(proposal.id))}
             {this.action('reject', 'close', nls.localize('theia-cli-companion/cli-core/rejectFile', 'Reject'), () => this.diffs.reject(proposal.id))}
+        </div>;
+    }
+
+    protected renderApplied({ proposal }: AppliedChange): React.ReactNode {
+        const uri = new URI(proposal.fileUri);
+        const name = this.workspace.getWorkspaceRootUri(uri)?.relative(uri)?.toString() ?? uri.path.fsPath();
+        return <div className='pending-review-file pending-review-applied' key={proposal.id} data-applied={proposal.id} data-file={uri.path.base}>
+            <span className={codicon('pass')} title={nls.localize('theia-cli-companion/cli-core/appliedTitle', 'Accepted automatically')} />
+            <span className='pending-review-file-name' title={uri.path.fsPath()} onClick={() => open(this.openerService, uri)}>{name}</span>
+            <span className='pending-review-file-progress'>{nls.localize('theia-cli-companion/cli-core/applied', 'applied')}</span>
+            {this.action('undo', 'discard', nls.localize('theia-cli-companion/cli-core/undoApplied', 'Undo'), () => this.diffs.undo(proposal.id))}
         </div>;
     }
 

@@ -1,4 +1,5 @@
 import { Container } from '@theia/core/shared/inversify';
+import { BinaryBuffer } from '@theia/core/lib/common/buffer';
 import { ApplicationShell } from '@theia/core/lib/browser/shell/application-shell';
 import { DiffUris } from '@theia/core/lib/browser/diff-uris';
 import { OpenerService } from '@theia/core/lib/browser/opener-service';
@@ -16,6 +17,11 @@ import { DiffReviewService } from '../diff-review/diff-review-service';
 import { OverwriteConfirmation } from '../diff-review/overwrite-confirmation';
 import { ProposedContentResourceResolver } from '../diff-review/proposed-content-resource-resolver';
 import { ReviewDiffRegistry } from '../review-changes/review-diff-registry';
+import { ReviewPaceSettings } from '../pending-review/review-pace-settings';
+import { ExecutionSettings } from '../untrusted-workspace/execution-settings';
+import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
+import { CommandService } from '@theia/core/lib/common/command';
+import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
 
 /** The diff editor Theia would open: a widget that can be closed without saving, as Theia's editors can. */
 export class ReviewWidget extends BaseWidget {
@@ -62,6 +68,21 @@ export class TestFiles {
         write: async (uri: URI, text: string) => {
             this.written.push({ uri: uri.toString(), text });
             this.set(uri.toString(), text);
+        },
+        readFile: async (uri: URI) => {
+            const file = this.contents.get(uri.toString());
+            if (!file) {
+                throw new Error(`${uri} not found`);
+            }
+            return { value: BinaryBuffer.fromString(file.text), etag: file.etag };
+        },
+        writeFile: async (uri: URI, content: BinaryBuffer) => {
+            this.written.push({ uri: uri.toString(), text: content.toString() });
+            this.set(uri.toString(), content.toString());
+        },
+        delete: async (uri: URI) => {
+            this.written.push({ uri: uri.toString(), text: '<deleted>' });
+            this.contents.delete(uri.toString());
         }
     };
 }
@@ -106,6 +127,11 @@ export class DiffReviewTestbed {
     readonly questions: (readonly string[])[] = [];
     answer = true;
     readonly errors: string[] = [];
+    readonly warnings: string[] = [];
+    readonly infos: string[] = [];
+    /** The user's settings and the workspace's (`.theia/settings.json`), by name. */
+    readonly userSettings = new Map<string, unknown>();
+    readonly workspaceSettings = new Map<string, unknown>();
     readonly preferences: Record<string, unknown> = { [DIFF_FOCUS_PREF]: 'auto', [DIFF_WRITE_ON_ACCEPT_PREF]: false };
     readonly models: TestTextModels;
     readonly service: DiffReviewService;
@@ -141,6 +167,14 @@ export class DiffReviewTestbed {
             error: async (message: string) => {
                 this.errors.push(message);
                 return undefined;
+            },
+            warn: async (message: string) => {
+                this.warnings.push(message);
+                return undefined;
+            },
+            info: async (message: string) => {
+                this.infos.push(message);
+                return undefined;
             }
         } as unknown as MessageService);
         container.bind(FileService).toConstantValue(this.files.service as unknown as FileService);
@@ -154,6 +188,15 @@ export class DiffReviewTestbed {
             }
         });
         container.bind(ReviewDiffRegistry).toSelf().inSingletonScope();
+        // The real pace settings over Theia's preference service as it answers `inspect`.
+        container.bind(PreferenceService).toConstantValue({
+            inspect: (name: string) => ({ preferenceName: name, globalValue: this.userSettings.get(name), workspaceValue: this.workspaceSettings.get(name) }),
+            set: async (name: string, value: unknown) => { this.userSettings.set(name, value); }
+        } as unknown as PreferenceService);
+        container.bind(WorkspaceService).toConstantValue({ tryGetRoots: () => [] } as unknown as WorkspaceService);
+        container.bind(CommandService).toConstantValue({ executeCommand: async () => undefined });
+        container.bind(ExecutionSettings).toSelf().inSingletonScope();
+        container.bind(ReviewPaceSettings).toSelf().inSingletonScope();
         container.bind(DiffReviewService).toSelf().inSingletonScope();
         this.service = container.get(DiffReviewService);
     }

@@ -27,11 +27,14 @@ export class ExecutionSettings {
 
     protected readonly noticed = new Set<string>();
 
-    /** The user's value of `preferenceName`, else its default; what the workspace or a folder sets is never used. */
-    get<T extends JSONValue>(preferenceName: string): T | undefined {
+    /**
+     * The user's value of `preferenceName`, else its default; what the workspace or a folder sets is never
+     * used. `guards` says what the setting decides, for the notice: what runs, or how changes are reviewed.
+     */
+    get<T extends JSONValue>(preferenceName: string, guards: 'execution' | 'review' = 'execution'): T | undefined {
         const inspection = this.preferences.inspect<T>(preferenceName);
         if (this.workspaceSets(preferenceName)) {
-            this.notice(preferenceName);
+            this.notice(preferenceName, guards);
         }
         return inspection?.globalValue ?? inspection?.defaultValue;
     }
@@ -45,13 +48,18 @@ export class ExecutionSettings {
         });
     }
 
-    protected notice(preferenceName: string): void {
+    protected notice(preferenceName: string, guards: 'execution' | 'review'): void {
         if (this.noticed.has(preferenceName)) {
             return;
         }
         this.noticed.add(preferenceName);
-        const message = nls.localize('theia-cli-companion/cli-core/workspaceSettingIgnored',
-            'This workspace\'s settings set "{0}". CLI Companion ignores that: what it runs comes from your user settings only, so a repository cannot choose it.', preferenceName);
+        const message = guards === 'execution'
+            ? nls.localize('theia-cli-companion/cli-core/workspaceSettingIgnored',
+                'This workspace\'s settings set "{0}". CLI Companion ignores that: what it runs comes from your user settings only, so a repository cannot choose it.',
+                preferenceName)
+            : nls.localize('theia-cli-companion/cli-core/workspaceReviewSettingIgnored',
+                'This workspace\'s settings set "{0}". CLI Companion ignores that: how proposed changes are reviewed comes from your user settings only, so a repository cannot turn review off.',
+                preferenceName);
         this.logger.warn(message);
         const openUserSettings = nls.localize('theia-cli-companion/cli-core/openUserSettings', 'Open User Settings');
         void this.messages.warn(message, openUserSettings).then(answer => {

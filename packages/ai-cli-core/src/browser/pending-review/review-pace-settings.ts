@@ -1,0 +1,48 @@
+import { inject, injectable } from '@theia/core/shared/inversify';
+import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
+import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-scope';
+import { nls } from '@theia/core/lib/common/nls';
+import { CLI_FLAVOUR_DISPLAY_NAMES, CLI_FLAVOUR_IDS } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
+import { ACP_REVIEW_PACE_PREF, flavourPreference, REVIEW_PACES, ReviewPace } from '../../common/ide-companion-preferences';
+import { ReviewOrigin } from '../../common/ide-companion-protocol';
+import { ExecutionSettings } from '../untrusted-workspace/execution-settings';
+
+/** Whose pace a setting is: one CLI flavour, or the chat's agents. */
+export interface PaceTarget {
+    readonly preference: string;
+    readonly label: string;
+}
+
+/**
+ * The user's review pace for each origin. Read from user settings only: a repository that could set
+ * `accept` would have its own agent's edits applied unseen.
+ */
+@injectable()
+export class ReviewPaceSettings {
+
+    @inject(ExecutionSettings) protected readonly settings: ExecutionSettings;
+    @inject(PreferenceService) protected readonly preferences: PreferenceService;
+
+    of(origin: ReviewOrigin): ReviewPace {
+        const preference = origin.kind === 'acp' ? ACP_REVIEW_PACE_PREF
+            : origin.kind === 'cli' && origin.flavour ? flavourPreference(origin.flavour, 'reviewPace') : undefined;
+        const pace = preference ? this.settings.get<string>(preference, 'review') : undefined;
+        return REVIEW_PACES.find(candidate => candidate === pace) ?? 'open';
+    }
+
+    targets(): PaceTarget[] {
+        return [
+            ...CLI_FLAVOUR_IDS.map(flavour => ({ preference: flavourPreference(flavour, 'reviewPace'), label: CLI_FLAVOUR_DISPLAY_NAMES[flavour] })),
+            { preference: ACP_REVIEW_PACE_PREF, label: nls.localize('theia-cli-companion/cli-core/chatAgentsTarget', 'Agents in the chat') }
+        ];
+    }
+
+    current(target: PaceTarget): ReviewPace {
+        const pace = this.settings.get<string>(target.preference, 'review');
+        return REVIEW_PACES.find(candidate => candidate === pace) ?? 'open';
+    }
+
+    async set(target: PaceTarget, pace: ReviewPace): Promise<void> {
+        await this.preferences.set(target.preference, pace, PreferenceScope.User);
+    }
+}

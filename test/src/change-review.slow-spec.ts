@@ -27,7 +27,7 @@ describe('Change-level review: the real Gemini IdeClient proposes three changes,
 
     before(async () => {
         sandbox = createSandbox();
-        workspace = createWorkspace(sandbox, 'project', { 'numbers.txt': ORIGINAL, 'other.txt': 'alpha\nbeta\n' });
+        workspace = createWorkspace(sandbox, 'project', { 'numbers.txt': ORIGINAL, 'other.txt': 'alpha\nbeta\n', 'notes.txt': '' });
         backend = new TheiaBackend(sandbox, workspace);
         await backend.start();
     });
@@ -139,6 +139,40 @@ describe('Change-level review: the real Gemini IdeClient proposes three changes,
             expect(qwen.peekDiffOutcome('diff', numbers), 'Qwen hears nothing of Gemini\'s file').to.equal(undefined);
         } finally {
             await qwen.close();
+        }
+    });
+
+    it('queue mode, set from the status bar menu: a proposal arriving while the user types opens nothing and takes nothing; it is accepted from Pending Changes', async () => {
+        await window.pickFromStatusMenu('Set Review Pace…');
+        await window.pickQuickItem('Gemini CLI');
+        await window.pickQuickItem('Queue quietly');
+        const settings = path.join(sandbox.theiaConfig, 'settings.json');
+        await until(() => JSON.parse(fs.readFileSync(settings, 'utf8'))['aiCliCompanion.gemini.reviewPace'] === 'queue', 'the user setting to be written', 10000);
+        try {
+            await window.openFile('notes.txt');
+            await window.page.keyboard.type('typed before the proposal, ');
+            const file = path.join(workspace, 'numbers.txt');
+            probe.openDiff(file, PROPOSAL);
+            await window.waitForStatus(/^CLI 1\s+1$/);
+            await window.page.keyboard.type('typed after it.');
+            const notes = path.join(workspace, 'notes.txt');
+            await until(() => fs.readFileSync(notes, 'utf8') === 'typed before the proposal, typed after it.', 'auto-save to write every typed key, in order', 10000)
+                .catch(error => { throw new Error(`${error.message}: ${JSON.stringify(fs.readFileSync(notes, 'utf8'))}`); });
+            expect(await window.page.locator(DIFF_EDITOR).count(), 'no diff editor opened').to.equal(0);
+            const current = await window.page.locator('#theia-main-content-panel .lm-TabBar-tab.lm-mod-current').innerText();
+            expect(current).to.contain('notes.txt');
+            expect(await window.page.evaluate(() => !!document.activeElement?.closest('.monaco-editor')), 'the keyboard stays in the editor').to.equal(true);
+            expect(await window.notifications(), 'no notification unless asked for').to.deep.equal([]);
+
+            await window.runCommand('CLI Companion: Show Pending Changes');
+            const item = window.page.locator('.pending-review [data-proposal]', { hasText: 'numbers.txt' });
+            await item.waitFor({ state: 'visible', timeout: 10000 });
+            await window.saveDocScreenshot('review-queue', window.page.locator('#theia-app-shell'));
+            await item.locator('[data-action="accept"]').click();
+            expect((await probe.diffOutcome('diff', file)).result).to.deep.equal({ status: 'accepted', content: PROPOSAL });
+            await window.waitForStatus(/^CLI 1$/);
+        } finally {
+            await window.changeSettings(sandbox, { 'aiCliCompanion.gemini.reviewPace': undefined });
         }
     });
 });

@@ -81,6 +81,28 @@ describe('Claude Code: the real claude binary connected to a Theia window', func
         expect(fs.readFileSync(file(), 'utf8')).to.equal(before);
     });
 
+    it('an Edit of three changes with the second rejected (Reject Change): the blocking openDiff answers, the file holds the reviewed text', async () => {
+        const before = fs.readFileSync(file(), 'utf8');
+        const lines = before.split('\n');
+        expect(lines.length, `five lines and a final newline in ${JSON.stringify(before)}`).to.equal(6);
+        const proposed = lines.map((line, index) => index % 2 === 0 ? line.toUpperCase() : line).join('\n');
+        const reviewed = lines.map((line, index) => index === 0 || index === 4 ? line.toUpperCase() : line).join('\n');
+        bed.script = request => MockAnthropicApi.lastToolResult(request)
+            ? { text: 'Three lines changed.' }
+            : { toolUse: { name: 'Edit', input: { file_path: file(), old_string: before, new_string: proposed } } };
+        await bed.terminal.submit('Capitalise every other line');
+        await bed.window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 60_000 }).catch(failWith);
+        await until(async () => await bed.window.page.locator(`${DIFF_EDITOR} .editor.modified .line-insert`).count() >= 3, 'the diff of three changes', 20_000);
+        await bed.window.focusProposal();
+        await bed.window.goTo(3, 1);
+        await bed.window.page.keyboard.press('Control+Shift+Backspace');
+        await until(async () => (await bed.window.proposalText()).includes(`\n${lines[2]}\n`), 'the second change to be reverted', 10_000);
+        await bed.window.page.keyboard.press('Control+s');
+        await until(() => fs.readFileSync(file(), 'utf8') === reviewed, 'Claude Code to write the reviewed text', 60_000, 250)
+            .catch(error => failWith(new Error(`${error.message}: ${JSON.stringify(fs.readFileSync(file(), 'utf8'))}`)));
+        await bed.terminal.waitFor(/Three lines changed\./, 'the model\'s answer after the edit', 30_000);
+    });
+
     it('"Send Selection to Claude Code" from the editor\'s context menu puts the file and lines into Claude\'s prompt, from the explorer the file', async () => {
         await bed.window.openFile('hello.txt');
         // (Theia's Ln/Col item stops updating once a diff has closed over the editor: no goTo here.)

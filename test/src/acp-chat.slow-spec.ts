@@ -7,6 +7,9 @@ import { prepareGeminiAcp } from './gemini-acp-setup';
 import { AcpChatTestbed } from './acp-chat-testbed';
 
 const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
+const PLAN = 'step one\nstep two\nstep three\nstep four\nstep five\n';
+/** The agent's rewrite of PLAN: three separate changes (lines 1, 3 and 5). */
+const PLAN_PROPOSED = 'STEP ONE\nstep two\nSTEP THREE\nstep four\nSTEP FIVE\n';
 
 /**
  * The real `gemini --acp` as a Theia AI chat agent, offline against a local mock of the Gemini
@@ -25,6 +28,10 @@ describe('ACP chat: the real gemini --acp in Theia AI\'s chat', function (): voi
         if (tool) {
             return { functionCall: { name: tool[1], args: {} } };
         }
+        const rewrite = /\[REWRITE:([^\]]+)\]/.exec(text);
+        if (rewrite) {
+            return { functionCall: { name: 'write_file', args: { file_path: rewrite[1], content: PLAN_PROPOSED } } };
+        }
         const write = /\[WRITE:([^\]]+)\]/.exec(text);
         if (write) {
             return { functionCall: { name: 'write_file', args: { file_path: write[1], content: 'written by gemini\nthrough theia\n' } } };
@@ -33,7 +40,7 @@ describe('ACP chat: the real gemini --acp in Theia AI\'s chat', function (): voi
     });
     before(() => mock.start());
     after(() => mock.stop());
-    const bed = AcpChatTestbed.install({ 'README.md': '# Project\n' }, sandbox => prepareGeminiAcp(sandbox, mock.url, 'fake-offline-key'));
+    const bed = AcpChatTestbed.install({ 'README.md': '# Project\n', 'plan.txt': PLAN }, sandbox => prepareGeminiAcp(sandbox, mock.url, 'fake-offline-key'));
 
     beforeEach(() => bed.chat.newChat());
 
@@ -71,6 +78,29 @@ describe('ACP chat: the real gemini --acp in Theia AI\'s chat', function (): voi
         expect(await question.locator('button.theia-QuestionPartRenderer-option.selected').innerText()).to.match(/^Allow/);
         expect(await bed.window.page.locator(DIFF_EDITOR).count()).to.equal(0);
         expect(bed.backend.log).to.match(/the agent wrote .*notes\.txt/);
+    });
+
+    it('a permission diff with one change rejected writes the reviewed text, says so, and tells the agent with the next message', async () => {
+        const target = path.join(bed.workspace, 'plan.txt');
+        const response = await bed.chat.send(`Shout the odd steps [REWRITE:${target}]`);
+        await bed.window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 60000 });
+        await until(async () => await bed.window.page.locator(`${DIFF_EDITOR} .editor.modified .line-insert`).count() >= 3, 'the diff of three changes', 20000);
+        await bed.window.focusProposal();
+        await bed.window.goTo(3, 1);
+        await bed.window.runCommand('CLI Companion: Reject Change', { keepFocus: true });
+        await until(async () => (await bed.window.proposalText()).includes('\nstep three\n'), 'the second change to be reverted', 10000);
+        await bed.window.page.locator('#theia-main-content-panel .lm-TabBar-toolbar .codicon-check').first().click();
+
+        const reviewed = 'STEP ONE\nstep two\nstep three\nstep four\nSTEP FIVE\n';
+        await until(() => fs.readFileSync(target, 'utf8') === reviewed, 'the reviewed text to be written', 30000)
+            .catch(error => { throw new Error(`${error.message}: ${JSON.stringify(fs.readFileSync(target, 'utf8'))}`); });
+        await bed.chat.finished(response);
+        expect(await bed.chat.text(response)).to.contain('Wrote').and.to.contain('as you reviewed it');
+
+        const next = await bed.chat.send('What now?');
+        await bed.chat.finished(next);
+        const request = mock.requests.find(candidate => MockGeminiApi.lastUserText(candidate.contents).includes('What now?'));
+        expect(MockGeminiApi.lastUserText(request!.contents)).to.contain(`when you wrote ${target}, the user had reviewed your proposed change`);
     });
 
     it('gives the agent the window\'s IDE tools: the model sees them and a call reaches this window', async () => {

@@ -160,6 +160,6 @@ describe('Implicit saves never settle a proposal: an ACP permission diff of the 
         await until(() => fs.readFileSync(file, 'utf8') === REVIEWED, 'the agent\'s write to carry the reviewed text', 30_000)
             .catch(error => { throw new Error(`${error.message}: ${JSON.stringify(fs.readFileSync(file, 'utf8'))}`); });
         await bed.chat.finished(response);
-        expect(await bed.chat.text(response)).to.contain('with your edits to the proposal');
+        expect(await bed.chat.text(response)).to.contain('as you reviewed it');
     }));
 });

@@ -49,6 +49,8 @@ export class AcpChatAgent implements ChatAgent {
     readonly agentSpecificVariables = [];
     readonly functions: string[] = [];
     protected readonly sessions = new Map<string, AcpSessionInfo>();
+    /** By chat: what the agent must hear before the user's next message (see AcpChatTurn.notesForAgent). */
+    protected readonly notesForAgent = new Map<string, string[]>();
     /** The modes the agent offered in its last session; the chat shows them once known. */
     modes?: ChatMode[];
 
@@ -78,7 +80,12 @@ export class AcpChatAgent implements ChatAgent {
                 return;
             }
             await this.applyMode(chatId, session, request.request.modeId);
-            const result = await backend.prompt(chatId, [{ type: 'text', text: promptText(request.request.text, this.name) }]);
+            const notes = this.notesForAgent.get(chatId) ?? [];
+            this.notesForAgent.delete(chatId);
+            const result = await backend.prompt(chatId, [
+                ...notes.map(text => ({ type: 'text' as const, text })),
+                { type: 'text', text: promptText(request.request.text, this.name) }
+            ]);
             if (!result.ok) {
                 if (turn.exitMessage) {
                     this.sessions.delete(chatId);
@@ -100,6 +107,9 @@ export class AcpChatAgent implements ChatAgent {
         } catch (error) {
             this.fail(request, String((error as Error)?.message ?? error));
         } finally {
+            if (turn.notesForAgent.length) {
+                this.notesForAgent.set(chatId, [...this.notesForAgent.get(chatId) ?? [], ...turn.notesForAgent]);
+            }
             cancel.dispose();
             turn.dispose();
             client.detach(chatId, turn);

@@ -72,8 +72,11 @@ describe('ACP permission requests in the chat', () => {
         const write = { sessionId: 'session-1', path: FILE, content: 'proposed\n' };
         expect(turn.contentToWrite({ ...write, path: '/workspace/other.ts' })).to.equal('proposed\n');
         expect(turn.contentToWrite({ ...write, content: 'something else\n' }), 'a different write is the agent\'s own').to.equal('something else\n');
+        expect(turn.notesForAgent, 'nothing to tell before the reviewed text is written').to.deep.equal([]);
         expect(turn.contentToWrite(write)).to.equal('proposed, then edited\n');
         expect(turn.contentToWrite(write), 'only the write that follows the review').to.equal('proposed\n');
+        expect(turn.notesForAgent, 'the agent is told once that the reviewed text was written').to.have.length(1);
+        expect(turn.notesForAgent[0]).to.contain(FILE).and.to.contain('reviewed');
     });
 
     it('rejects once when the review is closed', async () => {

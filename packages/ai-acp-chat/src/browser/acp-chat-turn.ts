@@ -33,6 +33,11 @@ export class AcpChatTurn implements AcpTurnSink {
     /** Paths the user allowed with an edited proposal: the agent's write is replaced by the user's text. */
     protected readonly editedProposals = new Map<string, { proposed: string; edited: string }>();
     protected readonly openReviews = new Set<string>();
+    /**
+     * What the agent must be told with the next prompt: it believes it wrote its own text where the
+     * reviewed text was written instead (ACP has no way to allow a write "with changes").
+     */
+    readonly notesForAgent: string[] = [];
     protected lastPlan = '';
     exitMessage?: string;
 
@@ -158,7 +163,10 @@ export class AcpChatTurn implements AcpTurnSink {
         if (edited && edited.proposed === request.content) {
             this.editedProposals.delete(request.path);
             this.add(new MarkdownChatResponseContentImpl(`\n\n*${nls.localize('theia-cli-companion/acp-chat/wroteEdited',
-                'Wrote {0} with your edits to the proposal.', request.path)}*\n\n`));
+                'Wrote {0} as you reviewed it (your edits, and without the changes you rejected); the agent is told with your next message.', request.path)}*\n\n`));
+            this.notesForAgent.push(`Note from the IDE: when you wrote ${request.path}, the user had reviewed your proposed change and changed it `
+                + '(edited it, or rejected some of your changes). The file holds the text the user reviewed, not the text you sent. '
+                + 'Read the file again before you edit it further.');
             return edited.edited;
         }
         return request.content;

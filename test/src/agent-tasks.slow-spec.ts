@@ -125,6 +125,14 @@ describe('Agent tasks: Run Gemini Task…, the Agent Tasks view, review and reve
         expect(await sideText('modified')).to.contain('Splits a comma-separated line.');
         await window.saveDocScreenshot('agent-tasks');
 
+        // The task's diff is a review diff: Reject Change at the cursor puts the lines from before the task
+        // back into the file (an ordinary edit, which Theia's default auto-save writes).
+        await diff.locator('.editor.modified .view-lines').click();
+        await window.goTo(1, 1);
+        await window.runCommand('CLI Companion: Reject Change', { keepFocus: true });
+        await until(() => fs.readFileSync(parserFile, 'utf8') === PARSER, 'the rejected change saved', 20000)
+            .catch(error => { throw new Error(`${error.message}: ${JSON.stringify(fs.readFileSync(parserFile, 'utf8'))}`); });
+
         // The user edited the file after the task: the revert asks first; Cancel keeps the user's text.
         const edited = `${DOCUMENTED}// the user kept typing\n`;
         fs.writeFileSync(parserFile, edited);

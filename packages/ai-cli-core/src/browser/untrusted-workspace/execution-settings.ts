@@ -58,6 +58,7 @@ export class ExecutionSettings {
                 'This workspace\'s settings set "{0}". CLI Companion ignores that: what it runs comes from your user settings only, so a repository cannot choose it.',
                 preferenceName)
             : nls.localize('theia-cli-companion/cli-core/workspaceReviewSettingIgnored',
+                // eslint-disable-next-line @stylistic/max-len -- an nls default text is one string literal, and this one alone is longer than a line
                 'This workspace\'s settings set "{0}". CLI Companion ignores that: how proposed changes are reviewed comes from your user settings only, so a repository cannot turn review off.',
                 preferenceName);
         this.logger.warn(message);

@@ -128,7 +128,6 @@ describe('Change-level review: the real Gemini IdeClient proposes three changes,
             expect(groups.find(label => /^Gemini CLI \(\S+ 0\.61\.0\)$/.test(label)), `Gemini's session in ${groups}`).to.be.a('string');
             expect(groups.find(label => /^Qwen Code \(\S+ \d+\.\d+\.\d+\)$/.test(label)), `Qwen's session in ${groups}`).to.be.a('string');
             expect(await view.locator('.pending-review-group', { hasText: 'Qwen Code' }).locator('[data-file]').getAttribute('data-file')).to.equal('other.txt');
-            await window.saveDocScreenshot('review-view', view);
 
             await window.runCommand('CLI Companion: Accept All Diffs');
             expect((await probe.diffOutcome('diff', numbers)).result).to.deep.equal({ status: 'accepted', content: PROPOSAL });
@@ -174,5 +173,45 @@ describe('Change-level review: the real Gemini IdeClient proposes three changes,
         } finally {
             await window.changeSettings(sandbox, { 'aiCliCompanion.gemini.reviewPace': undefined });
         }
+    });
+
+    it('with two windows on the folder, a CLI\'s proposal opens and is listed in its own window only', async () => {
+        const other = await TheiaWindow.open(sandbox, backend.url);
+        try {
+            await other.runCommand('CLI Companion: Show Pending Changes');
+            await other.page.locator('.pending-review-empty').waitFor({ state: 'visible', timeout: 20000 });
+            const file = path.join(workspace, 'other.txt');
+            probe.openDiff(file, 'alpha\nGAMMA\n');
+            await window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 20000 });
+            await window.runCommand('CLI Companion: Show Pending Changes');
+            await window.page.locator('.pending-review [data-proposal]', { hasText: 'other.txt' }).waitFor({ state: 'visible', timeout: 10000 });
+            expect(await other.page.locator(DIFF_EDITOR).count(), 'no diff in the other window').to.equal(0);
+            expect(await other.page.locator('.pending-review [data-proposal]').count(), 'not listed in the other window').to.equal(0);
+            expect(await other.statusText(), 'no count in the other window').to.match(/^\s*CLI\s*$/);
+            await window.runCommand('CLI Companion: Reject All Diffs');
+            expect((await probe.diffOutcome('diff', file)).result?.status).to.equal('rejected');
+        } finally {
+            await other.close();
+        }
+    });
+
+    it('Next Change goes on from a proposal\'s last change into the same session\'s next proposal, and Previous Change comes back', async () => {
+        const numbers = await proposeNumbers();
+        const other = path.join(workspace, 'other.txt');
+        probe.openDiff(other, 'alpha\nBETA\n');
+        const currentTab = window.page.locator('#theia-main-content-panel .lm-TabBar-tab.lm-mod-current');
+        await until(async () => (await currentTab.innerText()).includes('other.txt ↔'), 'the second proposal in front', 20000);
+        await window.page.locator('#theia-main-content-panel .lm-TabBar-tab', { hasText: 'numbers.txt ↔' }).click();
+        await window.focusProposal();
+        await window.goTo(8, 1);
+        await window.page.keyboard.press('Alt+F5');
+        await until(async () => (await currentTab.innerText()).includes('other.txt ↔'), 'Next Change to open the session\'s next proposal', 10000);
+        await window.waitForCursorStatus(2, 1);
+        await window.page.keyboard.press('Shift+Alt+F5');
+        await until(async () => (await currentTab.innerText()).includes('numbers.txt ↔'), 'Previous Change to come back', 10000);
+        await window.waitForCursorStatus(8, 1);
+        await window.runCommand('CLI Companion: Reject All Diffs');
+        expect((await probe.diffOutcome('diff', numbers)).result?.status).to.equal('rejected');
+        expect((await probe.diffOutcome('diff', other)).result?.status).to.equal('rejected');
     });
 });

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
 import { ClaudeCodeTestbed } from './claude-code-testbed';
+import { IdeProbe } from './ide-probe';
 import { MockAnthropicApi } from './mock-anthropic-api';
 import { until } from './processes';
 
@@ -15,7 +16,7 @@ const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
  */
 describe('Claude Code: the real claude binary connected to a Theia window', function (): void {
     this.timeout(300_000);
-    const bed = ClaudeCodeTestbed.install({ 'hello.txt': ORIGINAL });
+    const bed = ClaudeCodeTestbed.install({ 'hello.txt': ORIGINAL, 'gemini.txt': 'for gemini\n', 'qwen.txt': 'for qwen\n' });
 
     before(() => {
         expect(bed.terminalEnv.CLAUDE_CODE_SSE_PORT, 'the terminal points claude at this window').to.match(/^\d+$/);
@@ -101,6 +102,44 @@ describe('Claude Code: the real claude binary connected to a Theia window', func
         await until(() => fs.readFileSync(file(), 'utf8') === reviewed, 'Claude Code to write the reviewed text', 60_000, 250)
             .catch(error => failWith(new Error(`${error.message}: ${JSON.stringify(fs.readFileSync(file(), 'utf8'))}`)));
         await bed.terminal.waitFor(/Three lines changed\./, 'the model\'s answer after the edit', 30_000);
+    });
+
+    it('three sessions at once (Claude Code, Gemini CLI, Qwen Code): Pending Changes lists each; Accept All Diffs answers each once, to its own', async () => {
+        const gemini = new IdeProbe('gemini', bed.terminalEnv, bed.workspace);
+        const qwen = new IdeProbe('qwen', bed.terminalEnv, bed.workspace);
+        try {
+            expect((await gemini.connected()).status.status).to.equal('connected');
+            expect((await qwen.connected()).status.status).to.equal('connected');
+            const before = fs.readFileSync(file(), 'utf8');
+            bed.script = request => MockAnthropicApi.lastToolResult(request)
+                ? { text: 'Claude is done.' }
+                : { toolUse: { name: 'Edit', input: { file_path: file(), old_string: before, new_string: `${before}from claude\n` } } };
+            await bed.terminal.submit('Add a line for Claude');
+            await bed.window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 60_000 }).catch(failWith);
+            const geminiFile = path.join(bed.workspace, 'gemini.txt');
+            const qwenFile = path.join(bed.workspace, 'qwen.txt');
+            gemini.openDiff(geminiFile, 'for gemini\nfrom gemini\n');
+            qwen.openDiff(qwenFile, 'for qwen\nfrom qwen\n');
+            await until(async () => await bed.window.page.locator('#theia-main-content-panel .lm-TabBar-tab', { hasText: '↔' }).count() === 3, 'three diffs', 30_000);
+            await bed.window.runCommand('CLI Companion: Show Pending Changes');
+            const view = bed.window.page.locator('.pending-review');
+            await until(async () => await view.locator('.pending-review-group').count() === 3, 'three groups in Pending Changes', 20_000);
+            const labels = await view.locator('.pending-review-group-label').allInnerTexts();
+            expect(labels.map(label => label.split(' (')[0]).sort()).to.deep.equal(['Claude Code', 'Gemini CLI', 'Qwen Code']);
+            await bed.window.saveDocScreenshot('review-view', view);
+
+            await bed.window.runCommand('CLI Companion: Accept All Diffs');
+            expect((await gemini.diffOutcome('diff', geminiFile)).result).to.deep.equal({ status: 'accepted', content: 'for gemini\nfrom gemini\n' });
+            expect((await qwen.diffOutcome('diff', qwenFile)).result).to.deep.equal({ status: 'accepted', content: 'for qwen\nfrom qwen\n' });
+            await until(() => fs.readFileSync(file(), 'utf8') === `${before}from claude\n`, 'Claude Code to write its accepted edit', 60_000, 250).catch(failWith);
+            await bed.terminal.waitFor(/Claude is done\./, 'the model\'s answer after the edit', 30_000);
+            await until(async () => await view.locator('[data-proposal]').count() === 0, 'Pending Changes to empty', 10_000);
+            expect(gemini.peekDiffOutcome('diff', geminiFile), 'Gemini is answered once').to.equal(undefined);
+            expect(qwen.peekDiffOutcome('diff', qwenFile), 'Qwen is answered once').to.equal(undefined);
+        } finally {
+            await gemini.close();
+            await qwen.close();
+        }
     });
 
     it('"Send Selection to Claude Code" from the editor\'s context menu puts the file and lines into Claude\'s prompt, from the explorer the file', async () => {

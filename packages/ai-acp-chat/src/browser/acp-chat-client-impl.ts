@@ -1,5 +1,8 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { inject, injectable } from '@theia/core/shared/inversify';
+import { inject, injectable, named } from '@theia/core/shared/inversify';
+import { ILogger } from '@theia/core/lib/common/logger';
+import { IdeCompanionBackend } from '@theia-cli-companion/ai-cli-core/lib/common';
+import { DiffReviewService, ReviewedProposal } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import type { ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
 import { AcpChatClient } from '../common/acp-chat-protocol';
 import { AcpFileAccess } from './acp-file-access';
@@ -11,6 +14,8 @@ export interface AcpTurnSink {
     askPermission(request: acp.RequestPermissionRequest, toolCall: ToolCallState): Promise<acp.RequestPermissionOutcome>;
     /** The text to write instead of the agent's, when the user edited its proposal before allowing it. */
     contentToWrite(request: acp.WriteTextFileRequest): string;
+    /** The write as Pending Changes lists it when the user did not review it; undefined for a reviewed one. */
+    unreviewedWrite(request: acp.WriteTextFileRequest): ReviewedProposal | undefined;
     onAgentExit(message: string): void;
 }
 
@@ -20,6 +25,9 @@ export class AcpChatClientImpl implements AcpChatClient {
 
     @inject(AcpFileAccess) protected readonly files: AcpFileAccess;
     @inject(AcpTerminalPresenter) protected readonly terminals: AcpTerminalPresenter;
+    @inject(DiffReviewService) protected readonly diffs: DiffReviewService;
+    @inject(IdeCompanionBackend) protected readonly ideBackend: IdeCompanionBackend;
+    @inject(ILogger) @named('ai-acp-chat:AcpChatClient') protected readonly logger: ILogger;
 
     protected readonly sinks = new Map<string, AcpTurnSink>();
     /** Exits that happened while no turn ran: the next turn of that chat says so. */
@@ -50,8 +58,26 @@ export class AcpChatClientImpl implements AcpChatClient {
     }
 
     async editedContentFor(chatSessionId: string, request: acp.WriteTextFileRequest): Promise<string | undefined> {
-        const content = this.sinks.get(chatSessionId)?.contentToWrite(request);
+        const sink = this.sinks.get(chatSessionId);
+        const unreviewed = sink?.unreviewedWrite(request);
+        if (unreviewed) {
+            await this.keepForUndo(unreviewed);
+        }
+        const content = sink?.contentToWrite(request);
         return content !== undefined && content !== request.content ? content : undefined;
+    }
+
+    /**
+     * Writes the user did not review are listed in Pending Changes with Undo: the backend keeps the
+     * file's bytes first. If it cannot (a path it refuses, a file too large), the write is not held up:
+     * the backend's own checks decide it.
+     */
+    protected async keepForUndo(proposal: ReviewedProposal): Promise<void> {
+        try {
+            this.diffs.recordApplied(proposal, await this.ideBackend.recordBeforeChange(proposal.fileUri));
+        } catch (error) {
+            this.logger.warn(`No Undo for the agent's write to ${proposal.fileUri}: ${error}`);
+        }
     }
 
     async didWriteTextFile(_chatSessionId: string, filePath: string): Promise<void> {

@@ -79,6 +79,21 @@ describe('ACP permission requests in the chat', () => {
         expect(turn.notesForAgent[0]).to.contain(FILE).and.to.contain('reviewed');
     });
 
+    it('lists a write the user did not see (an auto-edit mode, "Allow for this session", other text than shown) for Undo; an allowed one is reviewed', async () => {
+        const write = { sessionId: 'session-1', path: FILE, content: 'proposed\n' };
+        const unasked = turn.unreviewedWrite(write);
+        expect(unasked, 'no permission was asked').to.deep.include({ fileUri: `file://${FILE}`, newContent: 'proposed\n', proposedBy: 'Test Agent' });
+        expect(unasked?.origin).to.deep.equal({ kind: 'acp', groupId: request.session.id, label: 'Test Agent' });
+
+        const { outcome } = await ask();
+        question().selectedOption = undefined;
+        await bed.service.accept(bed.service.pending[0].id);
+        await outcome;
+        expect(turn.unreviewedWrite({ ...write, content: 'something else\n' }), 'other text than the user allowed').to.not.equal(undefined);
+        expect(turn.unreviewedWrite(write), 'the allowed write').to.equal(undefined);
+        expect(turn.unreviewedWrite(write), 'a second write of it, unasked').to.not.equal(undefined);
+    });
+
     it('rejects once when the review is closed', async () => {
         const { outcome, review } = await ask();
         review.close();

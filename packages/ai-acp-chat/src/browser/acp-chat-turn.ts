@@ -7,7 +7,7 @@ import { ToolCallChatResponseContent } from '@theia/ai-chat/lib/common/chat-mode
 import { nls } from '@theia/core/lib/common/nls';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { diffsOf, ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
-import type { DiffReviewService } from '@theia-cli-companion/ai-cli-core/lib/browser';
+import type { DiffReviewService, ReviewedProposal } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import { AcpTurnSink } from './acp-chat-client-impl';
 
 /** A tool call part whose title may arrive after its first update. */
@@ -33,6 +33,8 @@ export class AcpChatTurn implements AcpTurnSink {
     /** Paths the user allowed with an edited proposal: the agent's write is replaced by the user's text. */
     protected readonly editedProposals = new Map<string, { proposed: string; edited: string }>();
     protected readonly openReviews = new Set<string>();
+    /** What the user allowed to be written where, after seeing it: such a write is reviewed. */
+    protected readonly allowedWrites = new Map<string, string>();
     /**
      * What the agent must be told with the next prompt: it believes it wrote its own text where the
      * reviewed text was written instead (ACP has no way to allow a write "with changes").
@@ -40,6 +42,7 @@ export class AcpChatTurn implements AcpTurnSink {
     readonly notesForAgent: string[] = [];
     protected lastPlan = '';
     exitMessage?: string;
+    protected writes = 0;
 
     constructor(
         protected readonly request: MutableChatRequestModel,
@@ -117,6 +120,9 @@ export class AcpChatTurn implements AcpTurnSink {
                 settled = true;
                 if (outcome.outcome === 'selected') {
                     question.selectedOption = options.find(option => option.value === outcome.optionId);
+                    if (params.options.find(option => option.optionId === outcome.optionId)?.kind.startsWith('allow')) {
+                        diffsOf(toolCall).forEach(diff => this.allowedWrites.set(diff.path, diff.newText));
+                    }
                 }
                 reviewIds.forEach(id => {
                     this.openReviews.delete(id);
@@ -156,6 +162,24 @@ export class AcpChatTurn implements AcpTurnSink {
                 }).catch(error => this.add(new ErrorChatResponseContentImpl(new Error(`The proposed change could not be shown: ${error}`))));
             }
         });
+    }
+
+    /**
+     * A write the user did not allow after seeing it (the session's mode edits without asking, "Allow
+     * for this session" was chosen earlier, or the agent writes other text than it showed), as Pending
+     * Changes lists it for Undo; undefined for a reviewed write.
+     */
+    unreviewedWrite(request: acp.WriteTextFileRequest): ReviewedProposal | undefined {
+        const allowed = this.allowedWrites.get(request.path);
+        const edited = this.editedProposals.get(request.path);
+        if (allowed === request.content || edited?.proposed === request.content) {
+            this.allowedWrites.delete(request.path);
+            return undefined;
+        }
+        return {
+            id: `acp-write-${this.request.id}-${++this.writes}`, fileUri: FileUri.create(request.path).toString(), newContent: request.content, fileExists: true,
+            proposedBy: this.agentName, origin: { kind: 'acp', groupId: this.request.session.id, label: this.agentName }
+        };
     }
 
     contentToWrite(request: acp.WriteTextFileRequest): string {

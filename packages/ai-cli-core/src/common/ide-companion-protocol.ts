@@ -123,6 +123,13 @@ export interface IdeCompanionBackend extends RpcServer<IdeCompanionFrontendClien
     /** The user accepted or rejected a diff in the window. */
     resolveDiff(id: string, outcome: DiffOutcome): Promise<void>;
     /**
+     * Keeps the file's bytes before a change the user does not review (accepted automatically, or an
+     * agent's write in an auto-edit mode); resolves with the id that undoes it. Refused outside the roots.
+     */
+    recordBeforeChange(fileUri: string): Promise<string>;
+    /** Puts the file back as it was before that change (removes it if the change created it). */
+    undoChange(id: string): Promise<void>;
+    /**
      * "Send Selection to Claude Code": mentions the file (and 0-based lines) to the window's Claude
      * Code sessions; resolves with how many there are.
      */

@@ -70,6 +70,20 @@ export class IdeCompanionBackendImpl implements IdeCompanionBackend, WindowAgent
         await this.requireWindow().diffs.resolve(id, outcome);
     }
 
+    async recordBeforeChange(fileUri: string): Promise<string> {
+        if (typeof fileUri !== 'string' || !fileUri.startsWith('file:')) {
+            throw new Error('fileUri must be a file: URI');
+        }
+        return this.requireWindow().applied.record(FileUri.fsPath(fileUri));
+    }
+
+    async undoChange(id: string): Promise<void> {
+        if (typeof id !== 'string') {
+            throw new Error('id must be a string');
+        }
+        await this.requireWindow().applied.restore(id);
+    }
+
     async sendToClaude(mention: { fileUri: string; lineStart?: number; lineEnd?: number }): Promise<number> {
         if (typeof mention?.fileUri !== 'string' || !mention.fileUri.startsWith('file:')) {
             throw new Error('fileUri must be a file: URI');

@@ -1,3 +1,4 @@
+import { AppliedChangeLedger } from './applied-change-ledger';
 import * as fs from 'fs';
 import * as path from 'path';
 import { inject, injectable, named, postConstruct } from '@theia/core/shared/inversify';
@@ -89,6 +90,9 @@ export class WindowCompanion {
         this.toDispose.push(this.diffs.onDidChange(() => this.fireStatusChanged()));
         this.toDispose.push(this.onDidChangeStatusEmitter);
     }
+
+    /** The bytes from before changes the user did not review, for Undo (see AppliedChangeLedger). */
+    readonly applied = new AppliedChangeLedger(() => this.roots);
 
     get log(): WindowEventLog {
         return this.windowContext.log;

@@ -171,6 +171,12 @@ describe('DiffReviewService', () => {
         bed.answer = true;
         await bed.service.undo('d2');
         expect(bed.files.contents.has(fileUri('b.ts')), 'a created file is removed').to.equal(false);
+
+        bed.recordFails = true;
+        const opened = bed.opened.length;
+        await propose('d3', 'c.ts', 'proposed\n');
+        expect(bed.opened.length - opened, 'without Undo, the change is reviewed rather than accepted').to.equal(1);
+        expect(answers().map(answer => answer.id)).to.deep.equal(['d1', 'd2']);
     });
 
     it('ignores a review pace the workspace sets (a repository must not turn review off) and says so once', async () => {

@@ -20,7 +20,6 @@ import { Disposable } from '@theia/core/lib/common/disposable';
 import { CompanionLog } from '../companion-log';
 import { ReviewDiffRegistry } from '../review-changes/review-diff-registry';
 import { ReviewPaceSettings } from '../pending-review/review-pace-settings';
-import { BinaryBuffer } from '@theia/core/lib/common/buffer';
 import { TextModels } from '../text-models';
 import { OverwriteConfirmation } from './overwrite-confirmation';
 import { PROPOSAL_SCHEME, EMPTY_ORIGINAL_SCHEME, ProposedContentResource, ProposedContentResourceResolver } from './proposed-content-resource-resolver';
@@ -28,11 +27,14 @@ import { PROPOSAL_SCHEME, EMPTY_ORIGINAL_SCHEME, ProposedContentResource, Propos
 /** A proposal as the window reviews it: its text decoded from the RPC. */
 export type ReviewedProposal = Omit<DiffProposal, 'newContent'> & { readonly newContent: string };
 
-/** A proposal accepted automatically (pace "accept"), kept for Undo for the rest of the session. */
+/**
+ * A change applied without a review of its own (a proposal accepted automatically, an agent's write in
+ * an auto-edit mode), kept for Undo for the rest of the session.
+ */
 export interface AppliedChange {
     readonly proposal: ReviewedProposal;
-    /** The file's bytes before, or undefined when the proposal created it. */
-    readonly before: BinaryBuffer | undefined;
+    /** The backend keeps the file's bytes from before under this id (IdeCompanionBackend.recordBeforeChange). */
+    readonly undoId: string;
     readonly appliedAt: number;
 }
 
@@ -100,8 +102,8 @@ export class DiffReviewService implements DiffRequestHandler {
      */
     async review(proposal: ReviewedProposal, onOutcome?: DiffOutcomeHandler): Promise<void> {
         const pace = this.pace.of(proposal.origin);
-        if (pace === 'accept') {
-            return this.acceptAutomatically(proposal, onOutcome);
+        if (pace === 'accept' && await this.acceptAutomatically(proposal, onOutcome)) {
+            return;
         }
         const fileUri = new URI(proposal.fileUri);
         const proposalUri = new URI(`${PROPOSAL_SCHEME}:${fileUri.path.toString()}`).withQuery(proposal.id);
@@ -172,17 +174,31 @@ export class DiffReviewService implements DiffRequestHandler {
     }
 
     /**
-     * Pace "accept": the proposal is accepted as proposed at once, and kept with the file's bytes from
-     * before, so that the user can still see it in Pending Changes and undo it.
+     * Pace "accept": the proposal is accepted as proposed at once, once the backend keeps the file's
+     * bytes from before, so that the user can still see it in Pending Changes and undo it. False (the
+     * proposal is then reviewed as usual) when they cannot be kept.
      */
-    protected async acceptAutomatically(proposal: ReviewedProposal, onOutcome: DiffOutcomeHandler | undefined): Promise<void> {
+    protected async acceptAutomatically(proposal: ReviewedProposal, onOutcome: DiffOutcomeHandler | undefined): Promise<boolean> {
         const fileUri = new URI(proposal.fileUri);
-        const before = proposal.fileExists ? (await this.fileService.readFile(fileUri).catch(() => undefined))?.value : undefined;
-        this.appliedChanges.set(proposal.id, { proposal, before, appliedAt: Date.now() });
-        const diff: ReviewedDiff = { proposal, proposalUri: fileUri, resolved: false, onOutcome };
+        let undoId: string;
+        try {
+            undoId = await this.backend.recordBeforeChange(proposal.fileUri);
+        } catch (error) {
+            this.output.warn(nls.localize('theia-cli-companion/cli-core/noUndoSoReview',
+                'Could not keep {0} for Undo ({1}); the change is opened for review instead of being accepted automatically.', fileUri.path.fsPath(), String(error)));
+            return false;
+        }
+        this.recordApplied(proposal, undoId);
         this.output.info(nls.localize('theia-cli-companion/cli-core/acceptedAutomatically', 'Accepted the change {0} proposed to {1} (review pace: accept automatically)',
             proposal.origin.label, fileUri.path.fsPath()));
-        this.report(diff, { accepted: true, content: proposal.newContent });
+        this.report({ proposal, proposalUri: fileUri, resolved: false, onOutcome }, { accepted: true, content: proposal.newContent });
+        return true;
+    }
+
+    /** Lists a change applied without its own review (Pending Changes shows it with Undo). */
+    recordApplied(proposal: ReviewedProposal, undoId: string): void {
+        this.appliedChanges.set(proposal.id, { proposal, undoId, appliedAt: Date.now() });
+        this.onDidChangeEmitter.fire();
     }
 
     /** The changes accepted automatically in this session, oldest first. */
@@ -208,10 +224,11 @@ export class DiffReviewService implements DiffRequestHandler {
                 return;
             }
         }
-        if (change.before) {
-            await this.fileService.writeFile(fileUri, change.before);
-        } else if (now !== undefined) {
-            await this.fileService.delete(fileUri);
+        try {
+            await this.backend.undoChange(change.undoId);
+        } catch (error) {
+            this.messageService.error(nls.localize('theia-cli-companion/cli-core/undoFailed', 'Could not undo the change to {0}: {1}', fileUri.path.base, String(error)));
+            return;
         }
         this.appliedChanges.delete(id);
         this.output.info(nls.localize('theia-cli-companion/cli-core/undone', 'Undid the change {0} made to {1}', change.proposal.origin.label, fileUri.path.fsPath()));

@@ -1,5 +1,4 @@
 import { Container } from '@theia/core/shared/inversify';
-import { BinaryBuffer } from '@theia/core/lib/common/buffer';
 import { ApplicationShell } from '@theia/core/lib/browser/shell/application-shell';
 import { DiffUris } from '@theia/core/lib/browser/diff-uris';
 import { OpenerService } from '@theia/core/lib/browser/opener-service';
@@ -68,21 +67,6 @@ export class TestFiles {
         write: async (uri: URI, text: string) => {
             this.written.push({ uri: uri.toString(), text });
             this.set(uri.toString(), text);
-        },
-        readFile: async (uri: URI) => {
-            const file = this.contents.get(uri.toString());
-            if (!file) {
-                throw new Error(`${uri} not found`);
-            }
-            return { value: BinaryBuffer.fromString(file.text), etag: file.etag };
-        },
-        writeFile: async (uri: URI, content: BinaryBuffer) => {
-            this.written.push({ uri: uri.toString(), text: content.toString() });
-            this.set(uri.toString(), content.toString());
-        },
-        delete: async (uri: URI) => {
-            this.written.push({ uri: uri.toString(), text: '<deleted>' });
-            this.contents.delete(uri.toString());
         }
     };
 }
@@ -123,6 +107,8 @@ export class DiffReviewTestbed {
     /** What the backend was told, in order. */
     readonly resolved: { id: string; outcome: DiffOutcome }[] = [];
     resolveFails = false;
+    recordFails = false;
+    readonly ledger = new Map<string, { fileUri: string; before: string | undefined }>();
     /** The problems of each overwrite confirmation asked, and the answer the user gives. */
     readonly questions: (readonly string[])[] = [];
     answer = true;
@@ -161,6 +147,23 @@ export class DiffReviewTestbed {
                     throw new Error('connection lost');
                 }
                 this.resolved.push({ id, outcome });
+            },
+            // The backend's ledger as it behaves (its own spec covers the bytes and the roots): by file, over TestFiles.
+            recordBeforeChange: async (fileUri: string) => {
+                if (this.recordFails) {
+                    throw new Error('outside the workspace folders');
+                }
+                const id = `undo-${this.ledger.size + 1}`;
+                this.ledger.set(id, { fileUri, before: this.files.contents.get(fileUri)?.text });
+                return id;
+            },
+            undoChange: async (id: string) => {
+                const entry = this.ledger.get(id)!;
+                if (entry.before === undefined) {
+                    this.files.contents.delete(entry.fileUri);
+                } else {
+                    this.files.set(entry.fileUri, entry.before);
+                }
             }
         } as unknown as IdeCompanionBackend);
         container.bind(MessageService).toConstantValue({

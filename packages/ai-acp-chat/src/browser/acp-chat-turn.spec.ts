@@ -94,6 +94,33 @@ describe('ACP permission requests in the chat', () => {
         expect(turn.unreviewedWrite(write), 'a second write of it, unasked').to.not.equal(undefined);
     });
 
+    it('answers a tool call that changes two files once both are decided: one rejected keeps its text, the other is written', async () => {
+        bed.files.set('file:///workspace/b.ts', 'b old\n');
+        const { params, toolCall: oneFile } = editPermission();
+        const toolCall: ToolCallState = { ...oneFile, content: [...oneFile.content!, { type: 'diff', path: '/workspace/b.ts', oldText: 'b old\n', newText: 'b proposed\n' }] };
+        const outcome = turn.askPermission(params, toolCall);
+        await until(() => bed.service.pending.length === 2);
+        let answered = false;
+        void outcome.then(() => answered = true);
+        await bed.service.accept(bed.service.pending.find(proposal => proposal.fileUri.endsWith('a.ts'))!.id);
+        await new Promise(resolve => setImmediate(resolve));
+        expect(answered, 'one file decided, one to go').to.equal(false);
+        await bed.service.reject(bed.service.pending.find(proposal => proposal.fileUri.endsWith('b.ts'))!.id);
+        expect(await outcome).to.deep.equal({ outcome: 'selected', optionId: 'allow' });
+        expect(turn.contentToWrite({ sessionId: 'session-1', path: FILE, content: 'proposed\n' })).to.equal('proposed\n');
+        expect(turn.contentToWrite({ sessionId: 'session-1', path: '/workspace/b.ts', content: 'b proposed\n' }), 'the rejected file keeps its text').to.equal('b old\n');
+    });
+
+    it('rejects a tool call that changes two files when both are rejected', async () => {
+        bed.files.set('file:///workspace/b.ts', 'b old\n');
+        const { params, toolCall: oneFile } = editPermission();
+        const toolCall: ToolCallState = { ...oneFile, content: [...oneFile.content!, { type: 'diff', path: '/workspace/b.ts', oldText: 'b old\n', newText: 'b proposed\n' }] };
+        const outcome = turn.askPermission(params, toolCall);
+        await until(() => bed.service.pending.length === 2);
+        await bed.service.rejectAll();
+        expect(await outcome).to.deep.equal({ outcome: 'selected', optionId: 'reject' });
+    });
+
     it('rejects once when the review is closed', async () => {
         const { outcome, review } = await ask();
         review.close();

@@ -141,7 +141,34 @@ export class AcpChatTurn implements AcpTurnSink {
             response.cancellationToken.onCancellationRequested(() => settle({ outcome: 'cancelled' }));
             const allow = params.options.find(option => option.kind === 'allow_once') ?? params.options.find(option => option.kind.startsWith('allow'));
             const reject = params.options.find(option => option.kind === 'reject_once') ?? params.options.find(option => option.kind.startsWith('reject'));
-            for (const diff of diffsOf(toolCall)) {
+            // A tool call that changes several files is answered once every file is decided: allowed if any
+            // file is accepted (a rejected file's write then keeps its current text), rejected if none is.
+            const diffs = diffsOf(toolCall);
+            const decisions = new Map<string, { accepted: true; content: string } | { accepted: false }>();
+            const decide = () => {
+                if (decisions.size < diffs.length) {
+                    return;
+                }
+                const accepted = diffs.filter(diff => decisions.get(diff.path)?.accepted);
+                if (!accepted.length || !allow) {
+                    if (reject) {
+                        settle({ outcome: 'selected', optionId: reject.optionId });
+                    }
+                    return;
+                }
+                for (const diff of diffs) {
+                    const decision = decisions.get(diff.path)!;
+                    const written = decision.accepted ? decision.content : diff.oldText ?? undefined;
+                    if (written === undefined) {
+                        this.add(new MarkdownChatResponseContentImpl(`\n\n*${nls.localize('theia-cli-companion/acp-chat/rejectedNewFile',
+                            'You rejected the new file {0}, but the agent may still create it: ACP can only allow or reject the whole tool call.', diff.path)}*\n\n`));
+                    } else if (written !== diff.newText) {
+                        this.editedProposals.set(diff.path, { proposed: diff.newText, edited: written });
+                    }
+                }
+                settle({ outcome: 'selected', optionId: allow.optionId });
+            };
+            for (const diff of diffs) {
                 const id = `acp-${toolCall.toolCallId}-${reviewIds.length}`;
                 reviewIds.push(id);
                 this.openReviews.add(id);
@@ -151,14 +178,8 @@ export class AcpChatTurn implements AcpTurnSink {
                     origin: { kind: 'acp', groupId: this.request.session.id, label: this.agentName }
                 }, outcome => {
                     this.openReviews.delete(id);
-                    if (outcome.accepted && allow) {
-                        if (outcome.content !== diff.newText) {
-                            this.editedProposals.set(diff.path, { proposed: diff.newText, edited: outcome.content });
-                        }
-                        settle({ outcome: 'selected', optionId: allow.optionId });
-                    } else if (!outcome.accepted && reject) {
-                        settle({ outcome: 'selected', optionId: reject.optionId });
-                    }
+                    decisions.set(diff.path, outcome);
+                    decide();
                 }).catch(error => this.add(new ErrorChatResponseContentImpl(new Error(`The proposed change could not be shown: ${error}`))));
             }
         });

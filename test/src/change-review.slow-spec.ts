@@ -127,6 +127,9 @@ describe('Change-level review: the real Gemini IdeClient proposes three changes,
             expect(groups).to.have.length(2);
             expect(groups.find(label => /^Gemini CLI \(\S+ 0\.61\.0\)$/.test(label)), `Gemini's session in ${groups}`).to.be.a('string');
             expect(groups.find(label => /^Qwen Code \(\S+ \d+\.\d+\.\d+\)$/.test(label)), `Qwen's session in ${groups}`).to.be.a('string');
+            const numbersRow = view.locator('[data-proposal]', { hasText: 'numbers.txt' });
+            await until(async () => (await numbersRow.innerText()).includes('3 of 3 changes to decide'), 'the open diff\'s changes counted', 10000)
+                .catch(async error => { throw new Error(`${error.message}: ${JSON.stringify(await numbersRow.innerText())}`); });
             expect(await view.locator('.pending-review-group', { hasText: 'Qwen Code' }).locator('[data-file]').getAttribute('data-file')).to.equal('other.txt');
 
             await window.runCommand('CLI Companion: Accept All Diffs');

@@ -56,6 +56,14 @@ export class ReviewChangeService {
                     this.kept.delete(id);
                 }
             }
+            // Every open review diff reports its changes as they are computed (Pending Changes counts them).
+            for (const diff of this.registry.all()) {
+                const widget = diff.widget();
+                const editor = widget && this.editors.of(widget);
+                if (editor) {
+                    this.track(diff, editor);
+                }
+            }
         });
     }
 

@@ -4,7 +4,7 @@ let disableDom = enableBrowserDom();
 import { expect } from 'chai';
 import { until } from '../../common/test/until';
 import { DiffUris } from '@theia/core/lib/browser/diff-uris';
-import { DIFF_WRITE_ON_ACCEPT_PREF } from '../../common/ide-companion-preferences';
+import { DIFF_WRITE_ON_ACCEPT_PREF, REVIEW_NOTIFY_QUEUED_PREF } from '../../common/ide-companion-preferences';
 import { DiffReviewTestbed, ReviewWidget } from '../test/diff-review-testbed';
 import { ReviewedProposal } from './diff-review-service';
 
@@ -147,6 +147,11 @@ describe('DiffReviewService', () => {
         expect(bed.service.pending.map(proposal => proposal.id)).to.deep.equal(['d1']);
         await bed.service.accept('d1');
         expect(answers()).to.deep.equal([{ id: 'd1', accepted: 'proposed\n' }]);
+
+        bed.preferences[REVIEW_NOTIFY_QUEUED_PREF] = true;
+        await propose('d2', 'b.ts', 'proposed\n');
+        expect(bed.infos).to.have.length(1);
+        expect(bed.infos[0]).to.contain('b.ts').and.to.contain('Pending Changes');
     });
 
     it('accepts as proposed when the pace is "accept", lists the change as applied, and Undo puts the file back (asking if it changed since)', async () => {

@@ -127,9 +127,6 @@ describe('Change-level review: the real Gemini IdeClient proposes three changes,
             expect(groups).to.have.length(2);
             expect(groups.find(label => /^Gemini CLI \(\S+ 0\.61\.0\)$/.test(label)), `Gemini's session in ${groups}`).to.be.a('string');
             expect(groups.find(label => /^Qwen Code \(\S+ \d+\.\d+\.\d+\)$/.test(label)), `Qwen's session in ${groups}`).to.be.a('string');
-            const numbersRow = view.locator('[data-proposal]', { hasText: 'numbers.txt' });
-            await until(async () => (await numbersRow.innerText()).includes('3 of 3 changes to decide'), 'the open diff\'s changes counted', 10000)
-                .catch(async error => { throw new Error(`${error.message}: ${JSON.stringify(await numbersRow.innerText())}`); });
             expect(await view.locator('.pending-review-group', { hasText: 'Qwen Code' }).locator('[data-file]').getAttribute('data-file')).to.equal('other.txt');
 
             await window.runCommand('CLI Companion: Accept All Diffs');
@@ -196,25 +193,5 @@ describe('Change-level review: the real Gemini IdeClient proposes three changes,
         } finally {
             await other.close();
         }
-    });
-
-    it('Next Change goes on from a proposal\'s last change into the same session\'s next proposal, and Previous Change comes back', async () => {
-        const numbers = await proposeNumbers();
-        const other = path.join(workspace, 'other.txt');
-        probe.openDiff(other, 'alpha\nBETA\n');
-        const currentTab = window.page.locator('#theia-main-content-panel .lm-TabBar-tab.lm-mod-current');
-        await until(async () => (await currentTab.innerText()).includes('other.txt ↔'), 'the second proposal in front', 20000);
-        await window.page.locator('#theia-main-content-panel .lm-TabBar-tab', { hasText: 'numbers.txt ↔' }).click();
-        await window.focusProposal();
-        await window.goTo(8, 1);
-        await window.page.keyboard.press('Alt+F5');
-        await until(async () => (await currentTab.innerText()).includes('other.txt ↔'), 'Next Change to open the session\'s next proposal', 10000);
-        await window.waitForCursorStatus(2, 1);
-        await window.page.keyboard.press('Shift+Alt+F5');
-        await until(async () => (await currentTab.innerText()).includes('numbers.txt ↔'), 'Previous Change to come back', 10000);
-        await window.waitForCursorStatus(8, 1);
-        await window.runCommand('CLI Companion: Reject All Diffs');
-        expect((await probe.diffOutcome('diff', numbers)).result?.status).to.equal('rejected');
-        expect((await probe.diffOutcome('diff', other)).result?.status).to.equal('rejected');
     });
 });

@@ -92,8 +92,9 @@ describe('Change-level review: the real Gemini IdeClient proposes three changes,
         await until(async () => (await window.proposalText()).includes('\neight\n'), 'the third change to be reverted', 10000);
         await window.clickChangeAction('TWO', 'Accept Change');
         await window.page.locator(`${DIFF_EDITOR} .ai-cli-kept-change`).first().waitFor({ state: 'attached', timeout: 10000 });
-        // Accept Change moved the cursor to the next undecided change: line 5, which Ctrl+Shift+Backspace rejects.
-        await window.waitForCursorStatus(5, 1);
+        // A click in the gutter leaves the cursor alone; from the keyboard, Ctrl+Shift+Backspace rejects the change at the cursor.
+        await window.focusProposal();
+        await window.goTo(5, 1);
         await window.page.keyboard.press('Control+Shift+Backspace');
         await until(async () => (await window.proposalText()).includes('\nfive\n'), 'the second change to be reverted', 10000);
         // Only the kept change is left: Next Change (Alt+F5) visits every change, decided or not, and wraps around.

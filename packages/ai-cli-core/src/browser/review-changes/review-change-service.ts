@@ -91,7 +91,9 @@ export class ReviewChangeService {
         }
         this.keptOf(target.diff).add(change.signature);
         this.refreshMarks(target);
-        await this.goTo(target, 'next', change.modified.start, { undecidedOnly: true });
+        if (!GutterChange.is(arg)) {
+            await this.goTo(target, 'next', change.modified.start, { undecidedOnly: true });
+        }
     }
 
     async rejectChange(arg?: unknown): Promise<void> {
@@ -102,8 +104,12 @@ export class ReviewChangeService {
         }
         this.keptOf(target.diff).delete(change.signature);
         await target.editor.revert(change);
-        await target.editor.waitForChanges();
-        await this.goTo(target, 'next', change.modified.start - 1, { undecidedOnly: true });
+        if (!GutterChange.is(arg)) {
+            // From the keyboard, the review moves on; a click in the gutter leaves the cursor and the focus where they are
+            // (the user may already be typing elsewhere when the diff has caught up).
+            await target.editor.waitForChanges();
+            await this.goTo(target, 'next', change.modified.start - 1, { undecidedOnly: true });
+        }
     }
 
     async next(): Promise<void> {

@@ -89,7 +89,7 @@ export class PendingReviewWidget extends ReactWidget {
         const uri = new URI(proposal.fileUri);
         const diff = this.registry.all().find(candidate => candidate.id === proposal.id);
         const progress = diff && this.changes.progress(diff);
-        const name = this.workspace.getWorkspaceRootUri(uri)?.relative(uri)?.toString() ?? uri.path.fsPath();
+        const name = this.displayName(uri);
         return <div className='pending-review-file' key={proposal.id} data-proposal={proposal.id} data-file={uri.path.base}>
             <span className={codicon(proposal.fileExists ? 'diff' : 'new-file')} />
             <span className='pending-review-file-name' title={uri.path.fsPath()} onClick={() => this.diffs.open(proposal.id)}>{name}</span>
@@ -103,13 +103,18 @@ export class PendingReviewWidget extends ReactWidget {
 
     protected renderApplied({ proposal }: AppliedChange): React.ReactNode {
         const uri = new URI(proposal.fileUri);
-        const name = this.workspace.getWorkspaceRootUri(uri)?.relative(uri)?.toString() ?? uri.path.fsPath();
+        const name = this.displayName(uri);
         return <div className='pending-review-file pending-review-applied' key={proposal.id} data-applied={proposal.id} data-file={uri.path.base}>
             <span className={codicon('pass')} title={nls.localize('theia-cli-companion/cli-core/appliedTitle', 'Accepted automatically')} />
             <span className='pending-review-file-name' title={uri.path.fsPath()} onClick={() => open(this.openerService, uri)}>{name}</span>
             <span className='pending-review-file-progress'>{nls.localize('theia-cli-companion/cli-core/applied', 'applied')}</span>
             {this.action('undo', 'discard', nls.localize('theia-cli-companion/cli-core/undoApplied', 'Undo'), () => this.diffs.undo(proposal.id))}
         </div>;
+    }
+
+    /** The path relative to its workspace folder, or the whole path outside one. */
+    protected displayName(uri: URI): string {
+        return this.workspace.getWorkspaceRootUri(uri)?.relative(uri)?.toString() ?? uri.path.fsPath();
     }
 
     protected action(action: string, icon: string, title: string, run: () => unknown): React.ReactNode {

@@ -26,8 +26,7 @@ export class ReviewPaceSettings {
     of(origin: ReviewOrigin): ReviewPace {
         const preference = origin.kind === 'acp' ? ACP_REVIEW_PACE_PREF
             : origin.kind === 'cli' && origin.flavour ? flavourPreference(origin.flavour, 'reviewPace') : undefined;
-        const pace = preference ? this.settings.get<string>(preference, 'review') : undefined;
-        return REVIEW_PACES.find(candidate => candidate === pace) ?? 'open';
+        return preference ? this.paceIn(preference) : 'open';
     }
 
     targets(): PaceTarget[] {
@@ -38,7 +37,12 @@ export class ReviewPaceSettings {
     }
 
     current(target: PaceTarget): ReviewPace {
-        const pace = this.settings.get<string>(target.preference, 'review');
+        return this.paceIn(target.preference);
+    }
+
+    /** The user's value of a pace setting; anything that is not a pace (a hand-edited settings file) is `open`. */
+    protected paceIn(preference: string): ReviewPace {
+        const pace = this.settings.get<string>(preference, 'review');
         return REVIEW_PACES.find(candidate => candidate === pace) ?? 'open';
     }
 

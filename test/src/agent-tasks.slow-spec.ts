@@ -191,4 +191,54 @@ describe('Agent tasks: Run Gemini Task…, the Agent Tasks view, review and reve
             fs.writeFileSync(settingsFile, JSON.stringify(settings));
         }
     });
+
+    it('lists a finished task\'s changes in Pending Changes until each is kept or reverted, and remembers the decisions', async () => {
+        const parserFile = path.join(workspace, 'src', 'parser.ts');
+        const todo = path.join(workspace, 'notes', 'todo.md');
+        const done = path.join(workspace, 'notes', 'done.md');
+        const writes = [{ file_path: parserFile, content: DOCUMENTED }, { file_path: todo, content: '- [ ] review\n' }, { file_path: done, content: '- [x] write\n' }];
+        script = contents => {
+            const written = contents.filter(content => content.parts.some(part => part.functionResponse?.name === 'write_file')).length;
+            return written < writes.length ? { functionCall: { name: 'write_file', args: writes[written] } } : { text: 'Three files written.' };
+        };
+        await window.openFile('README.md');
+        await window.page.locator('#theia-main-content-panel .monaco-editor .view-lines').first().click({ button: 'right' });
+        await window.page.locator('.lm-Menu-item', { hasText: 'Run Gemini Task…' }).click();
+        await until(async () => await quickInputValue() === '@README.md ', 'the prompt prefilled with the file');
+        await window.page.keyboard.type('write the notes');
+        await window.page.keyboard.press('Enter');
+        await window.pickQuickItem('Edit files (auto_edit)');
+        await until(async () => await taskCard().getAttribute('data-state') === 'succeeded', 'the task to succeed', 60000);
+
+        await window.runCommand('CLI Companion: Show Pending Changes');
+        const group = window.page.locator('.pending-review-group', { hasText: 'Task: @README.md write the notes' });
+        await until(async () => await group.locator('[data-written]').count() === 3, 'the task\'s three files listed', 20000);
+        const listed = await group.locator('[data-written]').evaluateAll(rows => rows.map(row => row.getAttribute('data-file')));
+        expect(listed.sort()).to.deep.equal(['done.md', 'parser.ts', 'todo.md']);
+        const parserRow = group.locator('[data-written][data-file="parser.ts"]');
+        await parserRow.locator('[data-action="open"]').click();
+        await until(async () => await parserRow.locator('.pending-review-file-progress').innerText() === '1 of 1 changes to decide', 'the open diff\'s changes counted', 20000);
+
+        await parserRow.locator('[data-action="keep"]').click();
+        await until(async () => await group.locator('[data-written]').count() === 2, 'the kept file to leave the list', 10000);
+        expect(fs.readFileSync(parserFile, 'utf8'), 'Keep leaves the file alone').to.equal(DOCUMENTED);
+        expect(await taskCard().locator('.agent-task-change[data-path="src/parser.ts"]').getAttribute('data-kept')).to.equal('true');
+
+        await group.locator('[data-action="revert-group"]').click();
+        const dialog = window.page.locator('.dialogBlock');
+        await dialog.waitFor({ state: 'visible', timeout: 10000 });
+        expect(await dialog.innerText()).to.contain('notes/todo.md').and.contain('notes/done.md').and.not.contain('parser.ts');
+        await dialog.locator('button', { hasText: 'Revert All' }).click();
+        await until(() => !fs.existsSync(todo) && !fs.existsSync(done), 'the added files removed', 20000);
+        await group.waitFor({ state: 'detached', timeout: 10000 });
+        expect(fs.readFileSync(parserFile, 'utf8')).to.equal(DOCUMENTED);
+
+        await window.page.reload();
+        await waitForWorkbench(window.page);
+        await window.runCommand('Show Agent Tasks');
+        await until(async () => await taskCard().locator('.agent-task-change[data-path="src/parser.ts"]').getAttribute('data-kept').catch(() => null) === 'true',
+            'the kept change remembered after the reload', 30000);
+        await window.runCommand('CLI Companion: Show Pending Changes');
+        await window.page.locator('.pending-review-empty').waitFor({ state: 'visible', timeout: 10000 });
+    });
 });

@@ -15,6 +15,8 @@ import { AgentTaskLauncher } from './agent-task-launcher';
 import { AgentTaskMenuContribution } from './agent-task-menu-contribution';
 import { AgentTaskNotifications } from './agent-task-notifications';
 import { AgentTaskReview } from './agent-task-review';
+import { AgentTaskReviewSource } from './agent-task-review-source';
+import { PendingReviewSource } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import { AgentTaskService } from './agent-task-service';
 import { AgentTasksViewContribution } from './agent-tasks-view-contribution';
 import { AgentTasksWidget } from './agent-tasks-widget';
@@ -28,6 +30,8 @@ export default new ContainerModule(bind => {
     ).inSingletonScope();
     bind(AgentTaskLauncher).toSelf().inSingletonScope();
     bind(AgentTaskReview).toSelf().inSingletonScope();
+    bind(AgentTaskReviewSource).toSelf().inSingletonScope();
+    bind(PendingReviewSource).toService(AgentTaskReviewSource);
     bind(AgentTaskBaselineResourceResolver).toSelf().inSingletonScope();
     bind(ResourceResolver).toService(AgentTaskBaselineResourceResolver);
     bind(AgentTaskCommandContribution).toSelf().inSingletonScope();

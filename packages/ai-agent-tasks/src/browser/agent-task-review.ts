@@ -29,6 +29,11 @@ export class AgentTaskReview {
     /** The task's reviewable changes in the window's review diffs (registered once a diff of the task opens). */
     protected readonly registered = new Map<string, Disposable>();
 
+    /** The id of the change's diff in the window's `ReviewDiffRegistry`. */
+    reviewDiffId(task: AgentTaskSummary, change: FileChange): string {
+        return `task:${task.id}\0${change.path}`;
+    }
+
     async openDiff(task: AgentTaskSummary, change: FileChange): Promise<Widget | undefined> {
         const file = URI.fromFilePath(change.path);
         const before = baselineUri(task.id, file);
@@ -59,7 +64,7 @@ export class AgentTaskReview {
                 continue;
             }
             this.registered.set(key, this.reviewDiffs.add({
-                id: `task:${key}`, groupId: `task:${task.id}`,
+                id: this.reviewDiffId(task, change), groupId: `task:${task.id}`,
                 widget: () => this.widgets.get(key),
                 open: async () => this.widgets.has(key) ? (await this.shell.activateWidget(this.widgets.get(key)!.id), this.widgets.get(key)) : this.openDiff(task, change)
             }));

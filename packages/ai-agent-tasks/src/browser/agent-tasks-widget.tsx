@@ -135,11 +135,13 @@ export class AgentTasksWidget extends ReactWidget {
                 'The folder has more files than a snapshot records (20,000): changes beyond them are not listed.')}</div>}
             {changes.files.map(change => <div key={change.path} className={`agent-task-change agent-task-change-${change.kind}`}
                 data-path={change.relativePath} data-kind={change.kind}
-                data-reverted={change.revertedAt ? 'true' : 'false'}>
+                data-reverted={change.revertedAt ? 'true' : 'false'} data-kept={change.keptAt ? 'true' : 'false'}>
                 <span className='agent-task-change-badge'>{CHANGE_BADGES[change.kind]}</span>
                 <span className='agent-task-change-path' title={change.path}
                     onClick={() => change.reviewable && !change.binary && !change.revertedAt && this.review.openDiff(summary, change)}>
                     {change.relativePath}</span>
+                {change.keptAt !== undefined && change.revertedAt === undefined
+                    && <span className='agent-task-change-note'>{nls.localize('theia-cli-companion/agent-tasks/kept', 'kept')}</span>}
                 {change.revertedAt
                     ? <span className='agent-task-change-reverted'>{nls.localize('theia-cli-companion/agent-tasks/reverted', 'reverted')}</span>
                     : change.reviewable

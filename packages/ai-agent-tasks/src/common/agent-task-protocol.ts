@@ -28,6 +28,8 @@ export interface FileChange {
     binary: boolean;
     /** When the user reverted it. */
     revertedAt?: number;
+    /** When the user kept it as the task left it (decided in review, so no longer pending). */
+    keptAt?: number;
 }
 
 export type AgentTaskState = 'preparing' | 'running' | TaskOutcomeKind;
@@ -85,6 +87,8 @@ export interface AgentTaskBackend extends RpcServer<AgentTaskClient> {
     baseline(id: string, path: string): Promise<string | undefined>;
     /** Puts the file back as it was before the task; `force` even when it changed after the task. */
     revert(id: string, path: string, force: boolean): Promise<RevertResult>;
+    /** Marks the change as reviewed and kept; the file is not touched. False when the task did not change it. */
+    keep(id: string, path: string): Promise<boolean>;
 }
 
 export interface AgentTaskClient {

@@ -86,6 +86,7 @@ describe('AgentTaskBackendImpl: a window sees and acts on the tasks of its own w
         await refused(otherWindow.baseline(detail.id, notes));
         await refused(otherWindow.cancel(detail.id));
         await refused(otherWindow.remove(detail.id));
+        await refused(otherWindow.keep(detail.id, notes));
         expect(fs.readFileSync(notes, 'utf8'), 'the other window reverted nothing').to.equal('after\n');
         expect(await manager.get(detail.id), 'the other window removed nothing').not.to.equal(undefined);
 

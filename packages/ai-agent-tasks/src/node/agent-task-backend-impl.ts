@@ -91,6 +91,10 @@ export class AgentTaskBackendImpl implements AgentTaskBackend {
         return this.manager.revert(await this.requireInWindow(id), FilePath.parse(file), z.boolean().parse(force));
     }
 
+    async keep(id: string, file: string): Promise<boolean> {
+        return this.manager.keep(await this.requireInWindow(id), FilePath.parse(file));
+    }
+
     dispose(): void {
         this.toDispose.dispose();
     }

@@ -271,6 +271,19 @@ export class AgentTaskManager implements BackendApplicationContribution {
         return { kind: 'reverted' };
     }
 
+    async keep(id: string, file: string): Promise<boolean> {
+        const { store } = await this.open();
+        const task = this.tasks.get(id);
+        const change = this.changeOf(id, file);
+        if (!task || !change || change.revertedAt !== undefined) {
+            return false;
+        }
+        change.keptAt ??= Date.now();
+        await store.save(task.detail);
+        this.changed(task);
+        return true;
+    }
+
     protected changeOf(id: string, file: string): FileChange | undefined {
         const changes = this.tasks.get(id)?.detail.changes;
         return changes?.state === 'ready' ? changes.files.find(change => change.path === file) : undefined;

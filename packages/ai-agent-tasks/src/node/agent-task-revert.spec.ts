@@ -14,7 +14,7 @@ import { AgentTaskManager } from './agent-task-manager';
  * symbolic link after the task (by another task, a checkout of an untrusted repository) is refused,
  * and nothing is written or removed outside. The "CLI" is a shell script that edits two files.
  */
-describe('AgentTaskManager.revert', function (): void {
+describe('AgentTaskManager.revert and keep', function (): void {
     this.timeout(20_000);
     let base: string;
     let ws: string;
@@ -90,5 +90,24 @@ describe('AgentTaskManager.revert', function (): void {
         expect(await manager.revert(detail.id, added.path, false)).to.deep.equal({ kind: 'reverted' });
         expect(fs.existsSync(added.path)).to.equal(false);
         expect(fs.readdirSync(path.join(ws, 'docs'))).to.deep.equal(['notes.md']);
+    });
+
+    it('keeps a change as reviewed without touching the file, persisted and told; a reverted change cannot be kept', async () => {
+        const { detail, notes, added } = await runTask();
+        const told: string[] = [];
+        manager.onChanged(summary => summary.changes.state === 'ready' && told.push(...summary.changes.files.filter(change => change.keptAt).map(change => change.relativePath)));
+        expect(await manager.keep(detail.id, notes.path)).to.equal(true);
+        expect(fs.readFileSync(notes.path, 'utf8')).to.equal('after\n');
+        expect(told).to.deep.equal(['docs/notes.md']);
+        expect(await manager.revert(detail.id, added.path, false)).to.deep.equal({ kind: 'reverted' });
+        expect(await manager.keep(detail.id, added.path)).to.equal(false);
+        expect(await manager.keep(detail.id, path.join(ws, 'docs', 'untouched.md'))).to.equal(false);
+        expect(await manager.keep('0123456789abcdef', notes.path)).to.equal(false);
+
+        const stored = fs.readdirSync(path.join(base, 'config'), { recursive: true }).map(String).find(file => file.includes(detail.id) && file.endsWith('.json'));
+        expect(stored, 'the task is stored').not.to.equal(undefined);
+        const record = JSON.parse(fs.readFileSync(path.join(base, 'config', stored!), 'utf8'));
+        const kept = record.changes.files.find((change: FileChange) => change.relativePath === 'docs/notes.md');
+        expect(kept.keptAt).to.be.a('number');
     });
 });

@@ -1,5 +1,6 @@
 import { ContainerModule } from '@theia/core/shared/inversify';
 import { ResourceResolver } from '@theia/core/lib/common/resource';
+import { bindContributionProvider } from '@theia/core/lib/common/contribution-provider';
 import { CommandContribution } from '@theia/core/lib/common/command';
 import { KeybindingContribution } from '@theia/core/lib/browser/keybinding';
 import { TabBarToolbarContribution } from '@theia/core/lib/browser/shell/tab-bar-toolbar';
@@ -29,6 +30,7 @@ import { ReviewChangeCommandContribution } from './review-changes/review-change-
 import { ReviewChangeKeybindingContribution } from './review-changes/review-change-keybinding-contribution';
 import { ChangeToolbarContribution } from './review-changes/change-toolbar-contribution';
 import { PendingReviewWidget } from './pending-review/pending-review-widget';
+import { PendingReviewSource } from './pending-review/pending-review-source';
 import { PendingReviewViewContribution } from './pending-review/pending-review-view-contribution';
 import { ReviewPaceSettings } from './pending-review/review-pace-settings';
 import { ReviewPaceCommandContribution } from './pending-review/review-pace-command-contribution';
@@ -81,6 +83,7 @@ export default new ContainerModule(bind => {
     bind(ChangeToolbarContribution).toSelf().inSingletonScope();
     bind(FrontendApplicationContribution).toService(ChangeToolbarContribution);
 
+    bindContributionProvider(bind, PendingReviewSource);
     bind(PendingReviewWidget).toSelf();
     bind(WidgetFactory).toDynamicValue(ctx => ({ id: PendingReviewWidget.ID, createWidget: () => ctx.container.get(PendingReviewWidget) })).inSingletonScope();
     bindViewContribution(bind, PendingReviewViewContribution);

@@ -11,4 +11,5 @@ export * from './review-changes/review-diff-registry';
 export * from './review-changes/review-change-service';
 export * from './review-changes/review-change-commands';
 export * from './pending-review/pending-review-commands';
+export * from './pending-review/pending-review-source';
 export * from './pending-review/review-pace-settings';

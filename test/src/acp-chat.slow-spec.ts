@@ -118,4 +118,29 @@ describe('ACP chat: the real gemini --acp in Theia AI\'s chat', function (): voi
             .and.to.contain(JSON.stringify(JSON.stringify({ folders: [{ path: bed.workspace, name: 'project' }] })).slice(1, -1));
         expect(await bed.window.statusTooltip()).to.contain('ACP agent Gemini');
     });
+
+    it('in the mode that edits without asking, the agent\'s write is not asked but is listed in Pending Changes, where Undo removes it', async () => {
+        const first = await bed.chat.send('Say hello');
+        await bed.chat.finished(first);
+        const explain = async (error: Error) => { throw new Error(`${error.message}; ${await bed.window.describeForFailure('acp-auto-edit')}`); };
+        await bed.window.runCommand('Set Agent Mode').catch(explain);
+        await bed.window.pickQuickItem('Auto').catch(explain);
+        await until(() => /mode autoEdit/.test(bed.backend.log), 'the session in autoEdit mode', 20000);
+        const modeLogAfter = () => bed.backend.log.split(/mode autoEdit/).pop()!;
+        const target = path.join(bed.workspace, 'auto.txt');
+        const response = await bed.chat.send(`Write it [WRITE:${target}]`);
+        // The chat input's mode selector still shows the old mode: sending must not switch the session back.
+        await until(() => fs.existsSync(target) || /mode default/.test(modeLogAfter()), 'the write (or the mode reset)', 60000);
+        expect(modeLogAfter(), 'the prompt kept the mode Set Agent Mode chose').not.to.match(/mode default/);
+        await until(() => fs.readFileSync(target, 'utf8') === 'written by gemini\nthrough theia\n', 'the file to be written', 20000);
+        await bed.chat.finished(response);
+        expect(await response.locator('.theia-QuestionPartRenderer-root').count(), 'no permission asked').to.equal(0);
+
+        await bed.window.runCommand('CLI Companion: Show Pending Changes');
+        const item = bed.window.page.locator('.pending-review [data-applied]', { hasText: 'auto.txt' });
+        await item.waitFor({ state: 'visible', timeout: 10000 }).catch(explain);
+        await item.locator('[data-action="undo"]').click();
+        await until(() => !fs.existsSync(target), 'Undo to remove the file the agent created', 10000);
+        await until(async () => await item.count() === 0, 'the entry to go', 10000);
+    });
 });

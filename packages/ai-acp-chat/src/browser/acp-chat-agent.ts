@@ -51,6 +51,8 @@ export class AcpChatAgent implements ChatAgent {
     protected readonly sessions = new Map<string, AcpSessionInfo>();
     /** By chat: what the agent must hear before the user's next message (see AcpChatTurn.notesForAgent). */
     protected readonly notesForAgent = new Map<string, string[]>();
+    /** What the chat input's mode selector said at each chat's previous request. */
+    protected readonly selectedModes = new Map<string, string | undefined>();
     /** The modes the agent offered in its last session; the chat shows them once known. */
     modes?: ChatMode[];
 
@@ -153,6 +155,8 @@ export class AcpChatAgent implements ChatAgent {
             return undefined;
         }
         this.sessions.set(chatId, result.session);
+        // A new session starts in the agent's own mode: the selector's choice applies to it afresh.
+        this.selectedModes.delete(chatId);
         if (result.session.loadFailure) {
             request.response.response.addContent(new MarkdownChatResponseContentImpl(`*${nls.localize('theia-cli-companion/acp-chat/loadFailed',
                 '{0} could not reopen this chat\'s earlier session ({1}); this message starts a new one.', this.name, result.session.loadFailure)}*\n\n`));
@@ -248,9 +252,18 @@ export class AcpChatAgent implements ChatAgent {
         }
     }
 
+    /**
+     * Switches to the mode the chat input's selector names, when the user chose it there: the selector
+     * does not follow *Set Agent Mode…* or the agent's own switches, so an unchanged selector must not
+     * undo them (it would silently put an auto-edit session back into asking, or the reverse).
+     */
     protected async applyMode(chatId: string, session: AcpSessionInfo, modeId: string | undefined): Promise<void> {
+        const chosenBefore = this.selectedModes.has(chatId);
+        const previous = this.selectedModes.get(chatId);
+        this.selectedModes.set(chatId, modeId);
         const current = session.modes?.currentModeId;
-        if (modeId && current && modeId !== current && session.modes?.availableModes.some(mode => mode.id === modeId)) {
+        const chosenNow = !chosenBefore || modeId !== previous;
+        if (chosenNow && modeId && current && modeId !== current && session.modes?.availableModes.some(mode => mode.id === modeId)) {
             await this.setMode(chatId, modeId);
         }
     }
@@ -275,6 +288,7 @@ export class AcpChatAgent implements ChatAgent {
 
     /** The chat was deleted: its agent stops. */
     forget(chatId: string): void {
+        this.selectedModes.delete(chatId);
         if (this.sessions.delete(chatId)) {
             this.services.backend.closeSession(chatId).catch(() => undefined);
         }

@@ -51,6 +51,16 @@ describe('Agent tasks: Run Gemini Task…, the Agent Tasks view, review and reve
         return input.inputValue();
     }
 
+    /** Run Gemini Task… from README.md's context menu, the file as context; one folder means no folder question. */
+    async function runFromEditorMenu(prompt: string): Promise<void> {
+        await window.openFile('README.md');
+        await window.page.locator('#theia-main-content-panel .monaco-editor .view-lines').first().click({ button: 'right' });
+        await window.page.locator('.lm-Menu-item', { hasText: 'Run Gemini Task…' }).click();
+        await until(async () => await quickInputValue() === '@README.md ', 'the prompt prefilled with the file');
+        await window.page.keyboard.type(prompt);
+        await window.page.keyboard.press('Enter');
+    }
+
     it('runs a task on the selection, shows it live, lists its change with a diff, and reverts it', async () => {
         const parserFile = path.join(workspace, 'src', 'parser.ts');
         let finalAnswerAsked = false;
@@ -171,13 +181,7 @@ describe('Agent tasks: Run Gemini Task…, the Agent Tasks view, review and reve
         fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, security: { ...settings.security, folderTrust: { enabled: true } } }));
         script = () => ({ text: 'The README says: Project.' });
         try {
-            // From the editor's context menu, with the file as context; one folder means no folder question.
-            await window.openFile('README.md');
-            await window.page.locator('#theia-main-content-panel .monaco-editor .view-lines').first().click({ button: 'right' });
-            await window.page.locator('.lm-Menu-item', { hasText: 'Run Gemini Task…' }).click();
-            await until(async () => await quickInputValue() === '@README.md ', 'the prompt prefilled with the file');
-            await window.page.keyboard.type('summarise it');
-            await window.page.keyboard.press('Enter');
+            await runFromEditorMenu('summarise it');
             await window.pickQuickItem('Read only (default)');
             const refused = window.page.locator('.agent-tasks .agent-task[data-state="untrusted-folder"]').first();
             await refused.waitFor({ timeout: 30000 });
@@ -201,12 +205,7 @@ describe('Agent tasks: Run Gemini Task…, the Agent Tasks view, review and reve
             const written = contents.filter(content => content.parts.some(part => part.functionResponse?.name === 'write_file')).length;
             return written < writes.length ? { functionCall: { name: 'write_file', args: writes[written] } } : { text: 'Three files written.' };
         };
-        await window.openFile('README.md');
-        await window.page.locator('#theia-main-content-panel .monaco-editor .view-lines').first().click({ button: 'right' });
-        await window.page.locator('.lm-Menu-item', { hasText: 'Run Gemini Task…' }).click();
-        await until(async () => await quickInputValue() === '@README.md ', 'the prompt prefilled with the file');
-        await window.page.keyboard.type('write the notes');
-        await window.page.keyboard.press('Enter');
+        await runFromEditorMenu('write the notes');
         await window.pickQuickItem('Edit files (auto_edit)');
         await until(async () => await taskCard().getAttribute('data-state') === 'succeeded', 'the task to succeed', 60000);
 

@@ -126,7 +126,18 @@ describe('Claude Code: the real claude binary connected to a Theia window', func
             await until(async () => await view.locator('.pending-review-group').count() === 3, 'three groups in Pending Changes', 20_000);
             const labels = await view.locator('.pending-review-group-label').allInnerTexts();
             expect(labels.map(label => label.split(' (')[0]).sort()).to.deep.equal(['Claude Code', 'Gemini CLI', 'Qwen Code']);
-            await bed.window.saveDocScreenshot('review-view', view);
+            // Qwen's diff has reported its changes ("1 of 1 changes to decide"): in the side bar's width
+            // every row still shows its file's name and its actions, inside the view.
+            await view.locator('.pending-review-file-progress').first().waitFor({ state: 'visible', timeout: 20_000 });
+            const viewBox = (await view.boundingBox())!;
+            for (const part of await view.locator('[data-proposal] .pending-review-file-name, [data-proposal] [data-action]').all()) {
+                const box = await part.boundingBox();
+                expect(box && box.width > 8 && box.x >= viewBox.x && box.x + box.width <= viewBox.x + viewBox.width + 0.5,
+                    `${await part.evaluate(node => node.outerHTML.slice(0, 200))} shown inside the view (${JSON.stringify(box)} in ${JSON.stringify(viewBox)})`).to.equal(true);
+            }
+            await bed.window.runCommand('Toggle Bottom Panel');
+            await bed.window.page.locator('#theia-bottom-content-panel').waitFor({ state: 'hidden', timeout: 10_000 });
+            await bed.window.saveDocScreenshot('review-view', bed.window.page.locator('#theia-app-shell'));
 
             await bed.window.runCommand('CLI Companion: Accept All Diffs');
             expect((await gemini.diffOutcome('diff', geminiFile)).result).to.deep.equal({ status: 'accepted', content: 'for gemini\nfrom gemini\n' });

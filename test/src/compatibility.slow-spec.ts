@@ -4,6 +4,7 @@ import * as path from 'path';
 import { CompatApp, packAllPackages, THEIA_SUPPORT } from './compat-app';
 import { AcpChat } from './acp-chat-view';
 import { IdeProbe } from './ide-probe';
+import { until } from './processes';
 import { createSandbox, createWorkspace, Sandbox, updateTheiaSettings } from './sandbox';
 import { TheiaBackend } from './theia-backend';
 import { TheiaWindow } from './theia-window';
@@ -71,19 +72,24 @@ describe('Compatibility: the packed packages in a fresh Theia app at each end of
                 expect(await window!.statusText()).to.match(/^\s*CLI\s*$/);
             });
 
-            it('connects the real Gemini CLI IdeClient from a terminal\'s environment, and an openDiff accepted in Monaco reaches it', async () => {
+            it('connects the real Gemini CLI IdeClient from a terminal\'s environment; an openDiff reviewed in Monaco\'s gutter and accepted reaches it', async () => {
                 await window!.openTerminal();
                 const env = await window!.terminalEnvironment(workspace);
                 probe = new IdeProbe('gemini', env, workspace);
                 expect((await probe.connected()).status.status).to.equal('connected');
                 await window!.waitForStatus(/CLI 1$/);
                 const file = path.join(workspace, 'src', 'app.ts');
-                probe.openDiff(file, 'export const version = 2;\n');
+                probe.openDiff(file, 'export const version = 2;\nexport const name = \'app\';\nexport const stable = true;\n');
                 await window!.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 20000 });
+                // The per-change gutter items are contributed to the Monaco this Theia ships (a peer dependency).
+                // A change of three lines has room for them (a one-line change shows only "More Actions...").
+                await window!.clickChangeAction('version = 2', 'Reject Change');
+                await until(async () => await window!.proposalText() === 'export const version = 1;\n', 'the change rejected in the proposal', 10000)
+                    .catch(async error => { throw new Error(`${error.message}: ${JSON.stringify(await window!.proposalText())}`); });
                 const accept = window!.page.locator('#theia-main-content-panel .lm-TabBar-toolbar .codicon-check').first();
                 await accept.waitFor({ state: 'visible', timeout: 10000 });
                 await accept.click();
-                expect((await probe.diffOutcome('diff', file)).result).to.deep.equal({ status: 'accepted', content: 'export const version = 2;\n' });
+                expect((await probe.diffOutcome('diff', file)).result).to.deep.equal({ status: 'accepted', content: 'export const version = 1;\n' });
             });
 
             it('answers in Theia AI\'s chat through an ACP agent', async () => {

@@ -126,7 +126,7 @@ export class PendingReviewWidget extends ReactWidget {
         const text = progress && progress.total > 0
             ? nls.localize('theia-cli-companion/cli-core/changesLeft', '{0} of {1} changes to decide', String(progress.undecided), String(progress.total))
             : fallback;
-        return text && <span className='pending-review-file-progress'>{text}</span>;
+        return text && <span className='pending-review-file-progress' title={text}>{text}</span>;
     }
 
     protected renderProposal(proposal: ReviewedProposal): React.ReactNode {

@@ -27,7 +27,7 @@ describe('Change-level review: the real Gemini IdeClient proposes three changes,
 
     before(async () => {
         sandbox = createSandbox();
-        workspace = createWorkspace(sandbox, 'project', { 'numbers.txt': ORIGINAL, 'other.txt': 'alpha\nbeta\n', 'notes.txt': '' });
+        workspace = createWorkspace(sandbox, 'project', { 'numbers.txt': ORIGINAL, 'other.txt': 'alpha\nbeta\n', 'notes.txt': '', 'auto.txt': 'one\r\ntwo\r\n' });
         backend = new TheiaBackend(sandbox, workspace);
         await backend.start();
     });
@@ -170,6 +170,28 @@ describe('Change-level review: the real Gemini IdeClient proposes three changes,
             await window.saveDocScreenshot('review-queue', window.page.locator('#theia-app-shell'));
             await item.locator('[data-action="accept"]').click();
             expect((await probe.diffOutcome('diff', file)).result).to.deep.equal({ status: 'accepted', content: PROPOSAL });
+            await window.waitForStatus(/^CLI 1$/);
+        } finally {
+            await window.changeSettings(sandbox, { 'aiCliCompanion.gemini.reviewPace': undefined });
+        }
+    });
+
+    it('accept automatically: the CLI is answered at once as proposed, nothing opens, and Undo after the CLI wrote puts back the file\'s bytes', async () => {
+        await window.changeSettings(sandbox, { 'aiCliCompanion.gemini.reviewPace': 'accept' });
+        try {
+            const file = path.join(workspace, 'auto.txt');
+            probe.openDiff(file, 'one\r\nTWO\r\n');
+            expect((await probe.diffOutcome('diff', file)).result).to.deep.equal({ status: 'accepted', content: 'one\r\nTWO\r\n' });
+            expect(await window.page.locator(DIFF_EDITOR).count(), 'no diff editor opened').to.equal(0);
+            // Gemini CLI writes the accepted text itself.
+            fs.writeFileSync(file, 'one\r\nTWO\r\n');
+            await window.runCommand('CLI Companion: Show Pending Changes');
+            const item = window.page.locator('.pending-review [data-applied]', { hasText: 'auto.txt' });
+            await item.waitFor({ state: 'visible', timeout: 10000 });
+            await item.locator('[data-action="undo"]').click();
+            await until(() => fs.readFileSync(file, 'utf8') === 'one\r\ntwo\r\n', 'Undo to put back the bytes from before', 10000)
+                .catch(error => { throw new Error(`${error.message}: ${JSON.stringify(fs.readFileSync(file, 'utf8'))}`); });
+            await item.waitFor({ state: 'detached', timeout: 10000 });
             await window.waitForStatus(/^CLI 1$/);
         } finally {
             await window.changeSettings(sandbox, { 'aiCliCompanion.gemini.reviewPace': undefined });

@@ -66,6 +66,20 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
         }
     });
 
+    it('links #file and #selection for an agent that takes no embedded context, the lines in the link, and says so in the chat', async () => {
+        await bed.window.openFile('notes.md');
+        await bed.window.goTo(1, 1);
+        await bed.window.page.keyboard.press('Shift+End');
+        const response = await bed.chat.send('echo #file:notes.md and #selection', true);
+        await bed.chat.finished(response);
+        expect(await bed.chat.text(response)).to.contain('notes.md (link: the agent reads it)').and.to.contain('notes.md:1 (link: the agent reads it)');
+        const prompt: { type: string; uri?: string; text?: string }[] = agentCalls().filter(call => call.method === 'session/prompt').pop().params.prompt;
+        const notes = `file://${path.join(fs.realpathSync(bed.workspace), 'notes.md')}`;
+        expect(prompt.filter(block => block.type === 'resource_link').map(block => block.uri)).to.deep.equal([notes, `${notes}#L1`]);
+        expect(prompt[0].text).to.match(/^echo \S*notes\.md and \S*notes\.md:1$/);
+        expect(prompt.some(block => block.type === 'resource'), 'nothing embedded').to.equal(false);
+    });
+
     it('runs its command in a Theia terminal the user can watch, and gets the output and exit code', async () => {
         const response = await bed.chat.send('terminal echo from-the-agent; exit 3');
         await bed.chat.finished(response);

@@ -40,7 +40,8 @@ describe('ACP chat: the real gemini --acp in Theia AI\'s chat', function (): voi
     });
     before(() => mock.start());
     after(() => mock.stop());
-    const bed = AcpChatTestbed.install({ 'README.md': '# Project\n', 'plan.txt': PLAN }, sandbox => prepareGeminiAcp(sandbox, mock.url, 'fake-offline-key'));
+    const files = { 'README.md': '# Project\n', 'plan.txt': PLAN, 'context.txt': 'alpha\nbeta\ngamma\ndelta\n' };
+    const bed = AcpChatTestbed.install(files, sandbox => prepareGeminiAcp(sandbox, mock.url, 'fake-offline-key'));
 
     beforeEach(() => bed.chat.newChat());
 
@@ -101,6 +102,20 @@ describe('ACP chat: the real gemini --acp in Theia AI\'s chat', function (): voi
         await bed.chat.finished(next);
         const request = mock.requests.find(candidate => MockGeminiApi.lastUserText(candidate.contents).includes('What now?'));
         expect(MockGeminiApi.lastUserText(request!.contents)).to.contain(`when you wrote ${target}, the user had reviewed your proposed change`);
+    });
+
+    it('sends #file and #selection as embedded resources (the file, the selected lines with their range), and the chat says what was attached', async () => {
+        await bed.window.openFile('context.txt');
+        await bed.window.goTo(2, 1);
+        await bed.window.page.keyboard.press('Shift+ArrowDown');
+        await bed.window.page.keyboard.press('Shift+ArrowDown');
+        const response = await bed.chat.send('Explain #file:README.md and #selection please', true);
+        await bed.chat.finished(response);
+        expect(await bed.chat.text(response)).to.contain('Attached for Gemini:').and.to.contain('README.md (content)').and.to.contain('context.txt:2-3 (content)');
+        // What Gemini CLI made of the resources, in the request it sent the model.
+        const sent = MockGeminiApi.lastUserText(mock.requests[mock.requests.length - 1].contents);
+        expect(sent).to.match(/Content from @file:\/\/\S*\/README\.md:\n# Project\n/);
+        expect(sent).to.match(/Content from @file:\/\/\S*\/context\.txt#L2-3:\nbeta\ngamma\n/);
     });
 
     it('gives the agent the window\'s IDE tools: the model sees them and a call reaches this window', async () => {

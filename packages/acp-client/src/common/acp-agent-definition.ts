@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CLI_CATALOGUE, CliDescription, formatZodIssues, installCommandOf } from '@theia-cli-companion/cli-process/lib/common';
+import { acpLaunchOf, CLI_CATALOGUE, CliDescription, formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
 
 /**
  * An ACP agent the IDE can start: a command that speaks ACP on its stdio. The name is how the
@@ -20,7 +20,7 @@ export type AcpAgentDefinition = z.infer<typeof AcpAgentDefinitionSchema>;
 
 /** The agents the IDE knows without configuration: the catalogue's CLIs that have an ACP mode. */
 export const BUILT_IN_ACP_AGENTS: readonly AcpAgentDefinition[] = Object.values<CliDescription>(CLI_CATALOGUE).flatMap(cli => cli.acp ? [{
-    name: cli.acp.agentName, command: cli.command, args: [...cli.acp.args], env: {}, description: cli.acp.description, installCommand: installCommandOf(cli)
+    name: cli.acp.agentName, args: [...cli.acp.args], env: {}, description: cli.acp.description, ...acpLaunchOf({ ...cli, acp: cli.acp })
 }] : []);
 
 export interface ParsedAgentDefinitions {

@@ -50,6 +50,8 @@ export class AcpAgentNotFoundError extends Error {
 
 const STDERR_TAIL_LINES = 20;
 const EXIT_GRACE_MS = 3000;
+/** How long an agent gets to exit on EOF before it is asked with SIGTERM (the Claude agent adapter never exits on EOF). */
+const EOF_GRACE_MS = 500;
 /** Custom method Gemini CLI serves though the 2.4.0 schema does not list it. */
 export const SET_MODEL_METHOD = 'session/set_model';
 
@@ -231,16 +233,19 @@ export class AcpAgentConnection {
         return `The agent (${this.launch.command}) ${how}${exit.stderrTail ? `; its last output:\n${exit.stderrTail}` : ''}`;
     }
 
-    /** Closes stdin (agents exit on EOF), then stops the whole process group if it lingers. */
+    /**
+     * Closes stdin (agents exit on EOF); an agent still there shortly after gets SIGTERM (so it can stop
+     * what it started), and the whole process group SIGKILL if it still lingers.
+     */
     async dispose(): Promise<void> {
         if (this.exitInfo) {
             return;
         }
         this.disposing = true;
         this.child.stdin?.end();
-        const timer = setTimeout(() => this.killGroup('SIGKILL'), EXIT_GRACE_MS);
+        const timers = [setTimeout(() => this.killGroup('SIGTERM'), EOF_GRACE_MS), setTimeout(() => this.killGroup('SIGKILL'), EXIT_GRACE_MS)];
         await this.exited;
-        clearTimeout(timer);
+        timers.forEach(clearTimeout);
         // The launcher may exit before the process it relaunched: make sure the group is gone.
         this.killGroup('SIGKILL');
     }

@@ -242,6 +242,14 @@ describe('AcpAgent against a scripted ACP agent process', function (): void {
         expect((failure as AcpAgentNotFoundError).command).to.equal(path.join(dir, 'no-such-agent'));
     });
 
+    it('dispose asks an agent that ignores the end of its input to stop with SIGTERM before it kills it', async () => {
+        await session({ FAKE_AGENT_IGNORE_EOF: '1' });
+        await agent!.dispose();
+        const exit = await agent!.connection.exited;
+        // Exit code 0 from its SIGTERM handler; a SIGKILL would show as the signal.
+        expect(exit).to.deep.include({ code: 0, signal: null, expected: true });
+    });
+
     it('dispose stops the agent\'s whole process group', async () => {
         await session();
         const pid = agent!.connection.pid!;

@@ -11,6 +11,8 @@ import type { DiffReviewService } from '@theia-cli-companion/ai-cli-core/lib/bro
 import { AcpChatBackend, AcpSessionInfo, AcpStartFailure, AcpStartResult } from '../common/acp-chat-protocol';
 import { AcpChatClientImpl } from './acp-chat-client-impl';
 import { AcpChatTurn } from './acp-chat-turn';
+import { AcpPromptAttachments } from './prompt/acp-prompt-attachments';
+import { AttachmentOutcome, promptBlocks } from './prompt/acp-prompt-blocks';
 
 /** The ACP session id stored with a chat, so reopening the chat can load it. */
 export const ACP_SESSION_SETTING = 'acpSessionId';
@@ -24,6 +26,7 @@ export interface AcpChatAgentServices {
     readonly quickInput: QuickInputService;
     readonly client: AcpChatClientImpl;
     readonly diffs: DiffReviewService;
+    readonly attachments: AcpPromptAttachments;
     /** The folder the agent works in and every workspace folder; undefined when no folder is open. */
     readonly workspace: () => Promise<{ cwd: string; roots: string[] } | undefined>;
     readonly onCommands: (agent: AcpChatAgent, commands: acp.AvailableCommand[]) => void;
@@ -84,9 +87,14 @@ export class AcpChatAgent implements ChatAgent {
             await this.applyMode(chatId, session, request.request.modeId);
             const notes = this.notesForAgent.get(chatId) ?? [];
             this.notesForAgent.delete(chatId);
+            const attachments = await this.services.attachments.of(request);
+            const { blocks, outcomes } = promptBlocks(messageText(request), attachments, session.promptCapabilities, this.name);
+            if (outcomes.length) {
+                response.response.addContent(new MarkdownChatResponseContentImpl(`*${this.describeAttachments(outcomes)}*\n\n`));
+            }
             const result = await backend.prompt(chatId, [
                 ...notes.map(text => ({ type: 'text' as const, text })),
-                { type: 'text', text: promptText(request.request.text, this.name) }
+                ...(blocks.length ? blocks : [{ type: 'text' as const, text: '' }])
             ]);
             if (!result.ok) {
                 if (turn.exitMessage) {
@@ -257,6 +265,20 @@ export class AcpChatAgent implements ChatAgent {
      * does not follow *Set Agent Mode…* or the agent's own switches, so an unchanged selector must not
      * undo them (it would silently put an auto-edit session back into asking, or the reverse).
      */
+    /** One line saying how each attachment reached the agent, and which did not, and why. */
+    protected describeAttachments(outcomes: readonly AttachmentOutcome[]): string {
+        const how = (outcome: AttachmentOutcome) => {
+            switch (outcome.sentAs) {
+                case 'embedded': return nls.localize('theia-cli-companion/acp-chat/sentEmbedded', '{0} (content)', outcome.label);
+                case 'link': return nls.localize('theia-cli-companion/acp-chat/sentLink', '{0} (link: the agent reads it)', outcome.label);
+                case 'image': return nls.localize('theia-cli-companion/acp-chat/sentImage', '{0} (image)', outcome.label);
+                case 'text': return nls.localize('theia-cli-companion/acp-chat/sentText', '{0} (text)', outcome.label);
+                default: return nls.localize('theia-cli-companion/acp-chat/notSent', '{0} not sent: {1}', outcome.label, outcome.reason ?? '');
+            }
+        };
+        return nls.localize('theia-cli-companion/acp-chat/attached', 'Attached for {0}: {1}', this.name, outcomes.map(how).join(' · '));
+    }
+
     protected async applyMode(chatId: string, session: AcpSessionInfo, modeId: string | undefined): Promise<void> {
         const chosenBefore = this.selectedModes.has(chatId);
         const previous = this.selectedModes.get(chatId);
@@ -307,7 +329,10 @@ function isKeyMethod(method: acp.AuthMethod): boolean {
     return !!(method as { _meta?: Record<string, unknown> | null })._meta?.['api-key'];
 }
 
-/** The prompt without the leading @mention the chat keeps in the text. */
-export function promptText(text: string, agentName: string): string {
-    return text.replace(new RegExp(`^\\s*@${agentName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b\\s*`, 'i'), '');
+/**
+ * The message as the agent reads it: the @mention of the agent left out, variables as Theia resolved
+ * them (`#file:src/a.ts` becomes the file's path; its content goes along as an attachment).
+ */
+export function messageText(request: MutableChatRequestModel): string {
+    return request.message.parts.filter(part => part.kind !== 'agent').map(part => part.promptText).join('').trim();
 }

@@ -14,6 +14,7 @@ import { DiffReviewService, ExecutionSettings, WorkspaceTrustGate } from '@theia
 import { BUILT_IN_ACP_AGENTS, parseAgentDefinitions } from '@theia-cli-companion/acp-client/lib/common';
 import { AcpChatBackend } from '../common/acp-chat-protocol';
 import { ACP_AGENTS_PREF, ACP_BUILT_IN_AGENTS_PREF, AcpChatPreferences } from '../common/acp-chat-preferences';
+import { AcpPromptAttachments } from './prompt/acp-prompt-attachments';
 import { AcpChatAgent } from './acp-chat-agent';
 import { AcpChatClientImpl } from './acp-chat-client-impl';
 
@@ -30,6 +31,7 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
     @inject(AcpChatBackend) protected readonly backend: AcpChatBackend;
     @inject(AcpChatClientImpl) protected readonly client: AcpChatClientImpl;
     @inject(DiffReviewService) protected readonly diffs: DiffReviewService;
+    @inject(AcpPromptAttachments) protected readonly attachments: AcpPromptAttachments;
     @inject(WorkspaceService) protected readonly workspace: WorkspaceService;
     @inject(AcpChatPreferences) protected readonly preferences: AcpChatPreferences;
     @inject(ExecutionSettings) protected readonly settings: ExecutionSettings;
@@ -77,7 +79,7 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
             this.agentService.unregisterAgent(agent.id);
         });
         this.registered = definitions.map(definition => new AcpChatAgent(definition, {
-            backend: this.backend, client: this.client, diffs: this.diffs, keyStore: this.keyStore, quickInput: this.quickInput,
+            backend: this.backend, client: this.client, diffs: this.diffs, keyStore: this.keyStore, quickInput: this.quickInput, attachments: this.attachments,
             workspace: async () => {
                 const roots = (await this.workspace.roots).map(root => root.resource.path.fsPath());
                 return roots.length ? { cwd: roots[0], roots } : undefined;

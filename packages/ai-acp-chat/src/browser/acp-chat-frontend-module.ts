@@ -9,6 +9,9 @@ import { CommandContribution } from '@theia/core/lib/common/command';
 import { AcpChatClientImpl } from './acp-chat-client-impl';
 import { AcpFileAccess } from './acp-file-access';
 import { AcpTerminalPresenter } from './acp-terminal-presenter';
+import { AIVariableContribution } from '@theia/ai-core';
+import { AcpPromptAttachments } from './prompt/acp-prompt-attachments';
+import { SelectionVariableContribution } from './prompt/selection-variable-contribution';
 
 export default new ContainerModule(bind => {
     bindAcpChatPreferences(bind);
@@ -20,6 +23,9 @@ export default new ContainerModule(bind => {
     ).inSingletonScope();
     bind(AcpChatAgentsContribution).toSelf().inSingletonScope();
     bind(FrontendApplicationContribution).toService(AcpChatAgentsContribution);
+    bind(AcpPromptAttachments).toSelf().inSingletonScope();
+    bind(SelectionVariableContribution).toSelf().inSingletonScope();
+    bind(AIVariableContribution).toService(SelectionVariableContribution);
     bind(AcpChatCommandContribution).toSelf().inSingletonScope();
     bind(CommandContribution).toService(AcpChatCommandContribution);
 });

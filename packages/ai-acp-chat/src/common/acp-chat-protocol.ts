@@ -12,6 +12,8 @@ export interface AcpSessionInfo {
     readonly agentInfo?: { name: string; title?: string | null; version: string } | null;
     readonly modes?: acp.SessionModeState | null;
     readonly models?: { currentModelId?: string; availableModels?: { modelId: string; name: string }[] } | null;
+    /** What the agent takes in a prompt besides text and resource links (embedded files, images, audio). */
+    readonly promptCapabilities?: acp.PromptCapabilities | null;
     /** True when the agent replayed a stored session (session/load) instead of starting one. */
     readonly loaded: boolean;
     /** Why the stored session could not be reopened, when a new one was started instead. */

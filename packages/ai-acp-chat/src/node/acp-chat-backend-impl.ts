@@ -239,6 +239,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
         return {
             chatSessionId, sessionId: session.sessionId, loaded,
             agentInfo: chat.agent.initializeResponse?.agentInfo,
+            promptCapabilities: chat.agent.initializeResponse?.agentCapabilities?.promptCapabilities,
             modes: session.setup.modes,
             models: session.setup.models
         };

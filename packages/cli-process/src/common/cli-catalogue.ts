@@ -5,6 +5,15 @@
  */
 export type IdeTransport = 'mcp-streamable-http' | 'claude-code-websocket';
 
+/** How a CLI speaks ACP: its own mode (`gemini --acp`) or a published adapter that drives it. */
+export interface AcpModeDescription {
+    readonly agentName: string;
+    readonly args: readonly string[];
+    readonly description: string;
+    /** An adapter package with its own executable, where the CLI has no ACP mode of its own. */
+    readonly adapter?: { readonly npmPackage: string; readonly command: string };
+}
+
 /** What the companion knows of one AI CLI: read by every feature instead of repeating it. */
 export interface CliDescription {
     readonly id: string;
@@ -14,7 +23,7 @@ export interface CliDescription {
     /** The executable its npm package installs. */
     readonly command: string;
     /** Its ACP mode, offered in the AI chat as `@agentName` (absent: none built in). */
-    readonly acp?: { readonly agentName: string; readonly args: readonly string[]; readonly description: string };
+    readonly acp?: AcpModeDescription;
     /** Its IDE mode (absent: none); the CLI's discovery file is described by its flavour. */
     readonly ideMode?: { readonly transport: IdeTransport };
 }
@@ -36,7 +45,18 @@ export const CLI_CATALOGUE = Object.freeze({
     },
     claude: {
         id: 'claude', displayName: 'Claude Code', npmPackage: '@anthropic-ai/claude-code', command: 'claude',
-        ideMode: { transport: 'claude-code-websocket' }
+        ideMode: { transport: 'claude-code-websocket' },
+        acp: {
+            agentName: 'Claude', args: [], description: 'Anthropic Claude Code as an ACP agent (through the Claude agent ACP adapter)',
+            adapter: { npmPackage: '@zed-industries/claude-agent-acp', command: 'claude-agent-acp' }
+        }
+    },
+    codex: {
+        id: 'codex', displayName: 'Codex', npmPackage: '@openai/codex', command: 'codex',
+        acp: {
+            agentName: 'Codex', args: [], description: 'OpenAI Codex as an ACP agent (through the Codex ACP adapter)',
+            adapter: { npmPackage: '@zed-industries/codex-acp', command: 'codex-acp' }
+        }
     }
 } as const satisfies Record<string, CliDescription>);
 
@@ -48,4 +68,10 @@ export type IdeModeCliId = { [Id in CatalogueCliId]: typeof CLI_CATALOGUE[Id] ex
 /** The command that installs a CLI, shown when it is not found. */
 export function installCommandOf(cli: CliDescription): string {
     return `npm install -g ${cli.npmPackage}`;
+}
+
+/** What starts a CLI's ACP mode, and what installs it: the adapter's where it has one. */
+export function acpLaunchOf(cli: CliDescription & { acp: AcpModeDescription }): { command: string; installCommand: string } {
+    const adapter = cli.acp.adapter;
+    return adapter ? { command: adapter.command, installCommand: `npm install -g ${adapter.npmPackage}` } : { command: cli.command, installCommand: installCommandOf(cli) };
 }

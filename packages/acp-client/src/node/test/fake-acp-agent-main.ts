@@ -14,6 +14,11 @@ const logFile = process.env.FAKE_AGENT_LOG!;
 const record = (kind: string, method: string, params: unknown) => fs.appendFileSync(logFile, JSON.stringify({ kind, method, params }) + '\n');
 
 let authenticated = !process.env.FAKE_AGENT_REQUIRE_AUTH;
+if (process.env.FAKE_AGENT_IGNORE_EOF) {
+    // Like the Claude agent adapter: stdin's end does not end the process; SIGTERM does, cleanly.
+    setInterval(() => undefined, 1 << 30);
+    process.on('SIGTERM', () => process.exit(0));
+}
 const cancelled = new Map<string, () => void>();
 const history = new Map<string, string[]>();
 let sessions = 0;

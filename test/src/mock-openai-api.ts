@@ -29,6 +29,8 @@ export interface OpenAiRequest {
     path: string;
     model?: string;
     messages: OpenAiMessage[];
+    /** The text of the conversation's `system` / `developer` messages, joined with newlines. */
+    system: string;
     /** The names of the tools offered to the model. */
     tools: string[];
     stream: boolean;
@@ -61,12 +63,18 @@ let toolCallCounter = 0;
  * or plain JSON, and `GET /v1/models`), so OpenAI-compatible CLIs such as Qwen Code run offline with
  * their base URL (`OPENAI_BASE_URL=<url>/v1`) pointed here. The reply is decided by `script` from
  * the request; every request (unknown paths and refused bodies included) is kept in `requests`.
- * It listens on the loopback interface only.
+ * It listens on the loopback interface only; a body that is not a chat completions request is
+ * answered 400 with the reason.
  *
- * Qwen Code 0.24.4 sends only streaming requests for its main conversation, with the tool set
- * (`write_file`, `edit`, `read_file`, `run_shell_command`, … ) in `tools`; side requests (e.g. a
- * session title after the first turn) offer no tools: tell them apart with
- * `MockOpenAiApi.isMainConversation(request)`.
+ * What Qwen Code 0.24.4 sends: only streaming requests (`stream: true`, `stream_options:
+ * {include_usage: true}`, `max_tokens`), message content as arrays of text parts, `null` content
+ * on assistant messages that only call tools, tool results as `role: 'tool'` messages. Its first
+ * user message starts with a `<system-reminder>` part (the skills list); `lastUserText` skips it.
+ * Main-conversation requests offer 17 tools (`write_file`, `edit`, `read_file`, …) and a system
+ * prompt starting "You are Qwen Code". Two background features send more requests with the same
+ * history, so a script keyed on the last user text alone would answer them like a prompt: the
+ * memory-extraction subagent (6 tools, system prompt "You are now acting as the managed memory
+ * extraction subagent …") and follow-up suggestions (all 17 tools). `prepareQwenAcp` turns both off.
  */
 export class MockOpenAiApi {
     protected server?: http.Server;
@@ -107,7 +115,7 @@ export class MockOpenAiApi {
         const pathname = path.split('?')[0].replace(/\/+$/, '');
         const authorization = req.headers.authorization;
         const request: OpenAiRequest = {
-            method, path, messages: [], tools: [], stream: false,
+            method, path, messages: [], system: '', tools: [], stream: false,
             apiKey: authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length) : undefined
         };
         this.requests.push(request);
@@ -164,6 +172,8 @@ export class MockOpenAiApi {
             return '"tools" must be an array';
         }
         request.messages = fields.messages as OpenAiMessage[];
+        request.system = request.messages.filter(message => message.role === 'system' || message.role === 'developer')
+            .map(message => MockOpenAiApi.textOf(message.content)).join('\n');
         request.model = typeof fields.model === 'string' ? fields.model : undefined;
         request.stream = fields.stream === true;
         request.tools = ((fields.tools ?? []) as { function?: { name?: unknown } }[])
@@ -229,9 +239,12 @@ export class MockOpenAiApi {
         MockOpenAiApi.json(res, status, { error: { message, type, param: null, code: null } });
     }
 
-    /** True for requests of the main conversation: they offer tools; side requests do not. */
+    /**
+     * True for requests of the main conversation: they offer tools and are not a subagent's (whose
+     * system prompt casts the model in another role, "You are now acting as …").
+     */
     static isMainConversation(request: OpenAiRequest): boolean {
-        return request.tools.length > 0;
+        return request.tools.length > 0 && !/^\s*You are now acting as/.test(request.system);
     }
 
     /** The text of a message's content, parts joined with newlines. */
@@ -243,8 +256,8 @@ export class MockOpenAiApi {
     }
 
     /**
-     * What the user typed last: the text of the last user message. Qwen Code puts context it adds
-     * (environment, `<system-reminder>` blocks) into text parts of its own: pass `ignore` to drop them.
+     * What the user typed last: the text parts of the last user message, without the parts the CLI
+     * adds (Qwen Code's `<system-reminder>` blocks; pass `ignore` for other markers).
      */
     static lastUserText(messages: OpenAiMessage[], ignore: RegExp = /^\s*<system-reminder>/): string {
         const user = [...messages].reverse().find(message => message.role === 'user');

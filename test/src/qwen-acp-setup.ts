@@ -36,6 +36,10 @@ export interface QwenAcpOptions {
  * statistics (else it posts to an Aliyun RUM endpoint), auto update, memory extraction (a subagent
  * that sends tool-offering requests after each turn) and follow-up suggestions (one more request
  * after each turn, which also delays `end_turn` by seconds).
+ *
+ * `qwen` relaunches itself as a child node process (for a larger heap), and that child writes
+ * `$QWEN_HOME/usage_record.jsonl` after the parent has exited: take `descendantsOf(pid)` while it
+ * runs and wait for all of them before `sandbox.dispose()`, or the sandbox comes back.
  */
 export function prepareQwenAcp(sandbox: Sandbox, mockUrl: string, options: QwenAcpOptions = {}): void {
     const qwenHome = sandbox.env.QWEN_HOME ?? path.join(sandbox.home, '.qwen');

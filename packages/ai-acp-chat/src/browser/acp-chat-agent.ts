@@ -69,8 +69,11 @@ export class AcpChatAgent implements ChatAgent {
     async invoke(request: MutableChatRequestModel): Promise<void> {
         const chatId = request.session.id;
         const response = request.response;
-        const turn = new AcpChatTurn(request, this.name, this.services.diffs, commands => this.services.onCommands(this, commands), modeId => this.rememberMode(chatId, modeId));
         const { backend, client } = this.services;
+        const turn = new AcpChatTurn(request, this.name, this.services.diffs, commands => this.services.onCommands(this, commands), modeId => this.rememberMode(chatId, modeId), {
+            read: filePath => backend.readForReview(chatId, filePath),
+            replaceWritten: (filePath, expected, reviewed) => backend.replaceWritten(chatId, filePath, expected, reviewed)
+        });
         client.attach(chatId, turn);
         const cancel = response.cancellationToken.onCancellationRequested(() => backend.cancel(chatId).catch(() => undefined));
         try {

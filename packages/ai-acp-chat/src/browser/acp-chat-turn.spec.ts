@@ -29,6 +29,7 @@ describe('ACP permission requests in the chat', () => {
     let bed: DiffReviewTestbed;
     let request: MutableChatRequestModel;
     let turn: AcpChatTurn;
+    let replaced: string[];
 
     before(() => disableDom = enableBrowserDom());
     after(() => disableDom());
@@ -38,7 +39,19 @@ describe('ACP permission requests in the chat', () => {
         bed.files.set(`file://${FILE}`, 'old\n');
         const model = new MutableChatModel(ChatAgentLocation.Panel);
         request = model.addRequest({ request: { text: 'change a.ts' }, parts: [], toolRequests: new Map(), variables: [] }, 'acp-test');
-        turn = new AcpChatTurn(request, 'Test Agent', bed.service, () => undefined, () => undefined);
+        replaced = [];
+        // The disk as the agent sees it: the testbed's files, which the backend would read and write.
+        turn = new AcpChatTurn(request, 'Test Agent', bed.service, () => undefined, () => undefined, {
+            read: async filePath => bed.files.contents.get(`file://${filePath}`)?.text,
+            replaceWritten: async (filePath, expected, reviewed) => {
+                if (bed.files.contents.get(`file://${filePath}`)?.text !== expected) {
+                    return false;
+                }
+                bed.files.set(`file://${filePath}`, reviewed);
+                replaced.push(filePath);
+                return true;
+            }
+        });
     });
 
     const question = () => request.response.response.content.find((content): content is QuestionResponseContent => content.kind === 'question')!;
@@ -77,6 +90,59 @@ describe('ACP permission requests in the chat', () => {
         expect(turn.contentToWrite(write), 'only the write that follows the review').to.equal('proposed\n');
         expect(turn.notesForAgent, 'the agent is told once that the reviewed text was written').to.have.length(1);
         expect(turn.notesForAgent[0]).to.contain(FILE).and.to.contain('reviewed');
+    });
+
+    it('reviews a snippet diff (Claude Code\'s Edit) as the whole file, the snippet put in its one place', async () => {
+        bed.files.set(`file://${FILE}`, 'one\ntwo\nthree\n');
+        const { params, toolCall } = editPermission();
+        const outcome = turn.askPermission(params, { ...toolCall, content: [{ type: 'diff', path: FILE, oldText: 'two\n', newText: 'TWO\n' }] });
+        await until(() => bed.service.pending.length === 1);
+        expect(bed.service.pending[0]).to.deep.include({ newContent: 'one\nTWO\nthree\n', fileExists: true });
+        await bed.service.accept(bed.service.pending[0].id);
+        expect(await outcome).to.deep.equal({ outcome: 'selected', optionId: 'allow' });
+        expect(turn.unreviewedWrite({ sessionId: 'session-1', path: FILE, content: 'one\nTWO\nthree\n' }), 'the whole file is what was allowed').to.equal(undefined);
+    });
+
+    it('reviews a Write without oldText of a file that exists against the file; a snippet found twice is reviewed as sent', async () => {
+        bed.files.set(`file://${FILE}`, 'x\nx\n');
+        const { params, toolCall } = editPermission();
+        void turn.askPermission(params, { ...toolCall, content: [{ type: 'diff', path: FILE, oldText: 'x\n', newText: 'y\n' }] });
+        await until(() => bed.service.pending.length === 1);
+        expect(bed.service.pending[0]).to.deep.include({ newContent: 'y\n', fileExists: true });
+        await bed.service.reject(bed.service.pending[0].id);
+
+        const other = new AcpChatTurn(request, 'Test Agent', bed.service, () => undefined, () => undefined, { read: async () => 'kept\n', replaceWritten: async () => false });
+        void other.askPermission(params, { ...toolCall, content: [{ type: 'diff', path: FILE, oldText: null, newText: 'whole\n' }] });
+        await until(() => bed.service.pending.length === 1);
+        expect(bed.service.pending[0]).to.deep.include({ newContent: 'whole\n', fileExists: true });
+    });
+
+    it('for an agent that writes the file itself, puts the reviewed text in place once the tool call completes, if the file holds the proposal', async () => {
+        const { outcome, review } = await ask();
+        bed.models.edited.set(review.proposalUri, 'proposed, then edited\n');
+        await bed.service.accept(bed.service.pending[0].id);
+        expect(await outcome).to.deep.equal({ outcome: 'selected', optionId: 'allow' });
+        // The agent writes its own text, no fs/write_text_file, and reports the tool call done.
+        bed.files.set(`file://${FILE}`, 'proposed\n');
+        const { toolCall } = editPermission();
+        turn.onUpdate({ sessionUpdate: 'tool_call_update', toolCallId: 'call-1', status: 'completed' }, { ...toolCall, status: 'completed' });
+        await until(() => turn.notesForAgent.length === 1);
+        expect(replaced).to.deep.equal([FILE]);
+        expect(bed.files.contents.get(`file://${FILE}`)?.text).to.equal('proposed, then edited\n');
+        expect(JSON.stringify(request.response.response.content.map(content => content.asString?.()))).to.contain('as you reviewed it');
+    });
+
+    it('says so, and writes nothing, when the file does not hold the proposal after the agent\'s own write', async () => {
+        const { outcome, review } = await ask();
+        bed.models.edited.set(review.proposalUri, 'proposed, then edited\n');
+        await bed.service.accept(bed.service.pending[0].id);
+        await outcome;
+        bed.files.set(`file://${FILE}`, 'something else\n');
+        const { toolCall } = editPermission();
+        turn.onUpdate({ sessionUpdate: 'tool_call_update', toolCallId: 'call-1', status: 'completed' }, { ...toolCall, status: 'completed' });
+        await until(() => JSON.stringify(request.response.response.content.map(content => content.asString?.())).includes('was not put in its place'));
+        expect(bed.files.contents.get(`file://${FILE}`)?.text).to.equal('something else\n');
+        expect(replaced).to.deep.equal([]);
     });
 
     it('lists a write the user did not see (an auto-edit mode, "Allow for this session", other text than shown) for Undo; an allowed one is reviewed', async () => {

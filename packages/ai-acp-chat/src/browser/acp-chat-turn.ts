@@ -10,6 +10,21 @@ import { diffsOf, ToolCallState } from '@theia-cli-companion/acp-client/lib/comm
 import type { DiffReviewService, ReviewedProposal } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import { AcpTurnSink } from './acp-chat-client-impl';
 
+/** The files a permission diff is about, on disk: agents such as Claude Code and Codex write them themselves. */
+export interface AgentWrittenFiles {
+    /** The file's text, undefined when it does not exist. */
+    read(filePath: string): Promise<string | undefined>;
+    /** Puts `reviewed` in place of the agent's write if the file holds exactly `expected`; false otherwise. */
+    replaceWritten(filePath: string, expected: string, reviewed: string): Promise<boolean>;
+}
+
+/** A permission diff as the user reviews it: the whole file, also when the agent sent only the changed snippet. */
+interface ReviewedDiff {
+    readonly path: string;
+    readonly original?: string;
+    readonly proposed: string;
+}
+
 /** A tool call part whose title may arrive after its first update. */
 export class AcpToolCallContent extends ToolCallChatResponseContentImpl {
     override merge(next: ToolCallChatResponseContent): boolean {
@@ -43,13 +58,16 @@ export class AcpChatTurn implements AcpTurnSink {
     protected lastPlan = '';
     exitMessage?: string;
     protected writes = 0;
+    /** Allowed tool calls whose files the user reviewed with changes: settled when the tool call completes. */
+    protected readonly reviewedToolCalls = new Map<string, string[]>();
 
     constructor(
         protected readonly request: MutableChatRequestModel,
         protected readonly agentName: string,
         protected readonly diffs: DiffReviewService,
         protected readonly onCommands: (commands: acp.AvailableCommand[]) => void,
-        protected readonly onMode: (modeId: string) => void
+        protected readonly onMode: (modeId: string) => void,
+        protected readonly files: AgentWrittenFiles
     ) { }
 
     protected add(content: Parameters<MutableChatRequestModel['response']['response']['addContent']>[0]): void {
@@ -68,6 +86,9 @@ export class AcpChatTurn implements AcpTurnSink {
             case 'tool_call_update':
                 if (toolCall) {
                     this.addToolCall(toolCall);
+                    if (toolCall.status === 'completed') {
+                        void this.settleReviewedWrites(toolCall.toolCallId);
+                    }
                 }
                 break;
             case 'plan':
@@ -121,7 +142,11 @@ export class AcpChatTurn implements AcpTurnSink {
                 if (outcome.outcome === 'selected') {
                     question.selectedOption = options.find(option => option.value === outcome.optionId);
                     if (params.options.find(option => option.optionId === outcome.optionId)?.kind.startsWith('allow')) {
-                        diffsOf(toolCall).forEach(diff => this.allowedWrites.set(diff.path, diff.newText));
+                        reviewed.forEach(diff => this.allowedWrites.set(diff.path, diff.proposed));
+                        const edited = reviewed.filter(diff => this.editedProposals.has(diff.path)).map(diff => diff.path);
+                        if (edited.length) {
+                            this.reviewedToolCalls.set(toolCall.toolCallId, edited);
+                        }
                     }
                 }
                 reviewIds.forEach(id => {
@@ -143,37 +168,37 @@ export class AcpChatTurn implements AcpTurnSink {
             const reject = params.options.find(option => option.kind === 'reject_once') ?? params.options.find(option => option.kind.startsWith('reject'));
             // A tool call that changes several files is answered once every file is decided: allowed if any
             // file is accepted (a rejected file's write then keeps its current text), rejected if none is.
-            const diffs = diffsOf(toolCall);
+            let reviewed: ReviewedDiff[] = [];
             const decisions = new Map<string, { accepted: true; content: string } | { accepted: false }>();
             const decide = () => {
-                if (decisions.size < diffs.length) {
+                if (decisions.size < reviewed.length) {
                     return;
                 }
-                const accepted = diffs.filter(diff => decisions.get(diff.path)?.accepted);
+                const accepted = reviewed.filter(diff => decisions.get(diff.path)?.accepted);
                 if (!accepted.length || !allow) {
                     if (reject) {
                         settle({ outcome: 'selected', optionId: reject.optionId });
                     }
                     return;
                 }
-                for (const diff of diffs) {
+                for (const diff of reviewed) {
                     const decision = decisions.get(diff.path)!;
-                    const written = decision.accepted ? decision.content : diff.oldText ?? undefined;
+                    const written = decision.accepted ? decision.content : diff.original;
                     if (written === undefined) {
                         this.add(new MarkdownChatResponseContentImpl(`\n\n*${nls.localize('theia-cli-companion/acp-chat/rejectedNewFile',
                             'You rejected the new file {0}, but the agent may still create it: ACP can only allow or reject the whole tool call.', diff.path)}*\n\n`));
-                    } else if (written !== diff.newText) {
-                        this.editedProposals.set(diff.path, { proposed: diff.newText, edited: written });
+                    } else if (written !== diff.proposed) {
+                        this.editedProposals.set(diff.path, { proposed: diff.proposed, edited: written });
                     }
                 }
                 settle({ outcome: 'selected', optionId: allow.optionId });
             };
-            for (const diff of diffs) {
+            const review = (diff: ReviewedDiff) => {
                 const id = `acp-${toolCall.toolCallId}-${reviewIds.length}`;
                 reviewIds.push(id);
                 this.openReviews.add(id);
                 this.diffs.review({
-                    id, fileUri: FileUri.create(diff.path).toString(), newContent: diff.newText, fileExists: !!diff.oldText,
+                    id, fileUri: FileUri.create(diff.path).toString(), newContent: diff.proposed, fileExists: diff.original !== undefined,
                     proposedBy: this.agentName,
                     origin: { kind: 'acp', groupId: this.request.session.id, label: this.agentName }
                 }, outcome => {
@@ -181,8 +206,57 @@ export class AcpChatTurn implements AcpTurnSink {
                     decisions.set(diff.path, outcome);
                     decide();
                 }).catch(error => this.add(new ErrorChatResponseContentImpl(new Error(`The proposed change could not be shown: ${error}`))));
-            }
+            };
+            Promise.all(diffsOf(toolCall).map(diff => this.wholeFile(diff))).then(whole => {
+                reviewed = whole;
+                if (!settled) {
+                    reviewed.forEach(review);
+                }
+            }, error => this.add(new ErrorChatResponseContentImpl(new Error(`The proposed change could not be shown: ${error}`))));
         });
+    }
+
+    /**
+     * The whole file the agent proposes. Gemini CLI and Qwen Code send whole files; Claude Code sends the
+     * replaced snippet (`oldText` → `newText`), which is put in place where it occurs exactly once in the
+     * file; and its Write sends no `oldText` even for a file that exists. What cannot be placed is
+     * reviewed as sent.
+     */
+    protected async wholeFile(diff: { path: string; oldText?: string | null; newText: string }): Promise<ReviewedDiff> {
+        const current = await this.files.read(diff.path).catch(() => undefined);
+        const old = diff.oldText ?? undefined;
+        if (current === undefined || old === undefined || current === old) {
+            return { path: diff.path, original: current ?? old, proposed: diff.newText };
+        }
+        const at = current.indexOf(old);
+        const once = old.length > 0 && at >= 0 && current.indexOf(old, at + 1) < 0;
+        return once
+            ? { path: diff.path, original: current, proposed: current.slice(0, at) + diff.newText + current.slice(at + old.length) }
+            : { path: diff.path, original: old, proposed: diff.newText };
+    }
+
+    /**
+     * An allowed tool call is done. A file the user reviewed with changes that no `fs/write_text_file`
+     * brought (the agent wrote it itself, as Claude Code and Codex do) now gets the reviewed text, if the
+     * file holds what the agent proposed; otherwise the chat says the reviewed text was not applied.
+     */
+    protected async settleReviewedWrites(toolCallId: string): Promise<void> {
+        const paths = this.reviewedToolCalls.get(toolCallId) ?? [];
+        this.reviewedToolCalls.delete(toolCallId);
+        for (const filePath of paths) {
+            const edited = this.editedProposals.get(filePath);
+            if (!edited) {
+                continue;
+            }
+            this.editedProposals.delete(filePath);
+            this.allowedWrites.delete(filePath);
+            if (await this.files.replaceWritten(filePath, edited.proposed, edited.edited).catch(() => false)) {
+                this.tellWroteReviewed(filePath);
+            } else {
+                this.add(new MarkdownChatResponseContentImpl(`\n\n*${nls.localize('theia-cli-companion/acp-chat/reviewedNotApplied',
+                    '{0} does not hold what the agent proposed after its write, so the text you reviewed was not put in its place: check the file.', filePath)}*\n\n`));
+            }
+        }
     }
 
     /**
@@ -207,14 +281,19 @@ export class AcpChatTurn implements AcpTurnSink {
         const edited = this.editedProposals.get(request.path);
         if (edited && edited.proposed === request.content) {
             this.editedProposals.delete(request.path);
-            this.add(new MarkdownChatResponseContentImpl(`\n\n*${nls.localize('theia-cli-companion/acp-chat/wroteEdited',
-                'Wrote {0} as you reviewed it (your edits, and without the changes you rejected); the agent is told with your next message.', request.path)}*\n\n`));
-            this.notesForAgent.push(`Note from the IDE: when you wrote ${request.path}, the user had reviewed your proposed change and changed it `
-                + '(edited it, or rejected some of your changes). The file holds the text the user reviewed, not the text you sent. '
-                + 'Read the file again before you edit it further.');
+            this.tellWroteReviewed(request.path);
             return edited.edited;
         }
         return request.content;
+    }
+
+    /** The chat says the reviewed text is in the file; the agent hears it with the next message. */
+    protected tellWroteReviewed(filePath: string): void {
+        this.add(new MarkdownChatResponseContentImpl(`\n\n*${nls.localize('theia-cli-companion/acp-chat/wroteEdited',
+            'Wrote {0} as you reviewed it (your edits, and without the changes you rejected); the agent is told with your next message.', filePath)}*\n\n`));
+        this.notesForAgent.push(`Note from the IDE: when you wrote ${filePath}, the user had reviewed your proposed change and changed it `
+            + '(edited it, or rejected some of your changes). The file holds the text the user reviewed, not the text you sent. '
+            + 'Read the file again before you edit it further.');
     }
 
     onAgentExit(message: string): void {

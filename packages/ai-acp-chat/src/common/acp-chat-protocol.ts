@@ -53,6 +53,13 @@ export interface AcpChatBackend extends RpcServer<AcpChatClient> {
     setModel(chatSessionId: string, modelId: string): Promise<void>;
     /** Stops the agent of this chat session. */
     closeSession(chatSessionId: string): Promise<void>;
+    /** The file's text on disk (inside the chat's workspace folders), undefined when it does not exist: what a permission diff is reviewed against. */
+    readForReview(chatSessionId: string, filePath: string): Promise<string | undefined>;
+    /**
+     * After an agent wrote a file itself (it does not write through the client), puts the user's reviewed
+     * text in its place, if the file holds exactly what the agent proposed; false (nothing written) otherwise.
+     */
+    replaceWritten(chatSessionId: string, filePath: string, expected: string, reviewed: string): Promise<boolean>;
 }
 
 export const AcpChatClient = Symbol('AcpChatClient');

@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type * as acp from '@agentclientprotocol/sdk';
 import { inject, injectable, named } from '@theia/core/shared/inversify';
+import { z } from 'zod';
 import { ILogger } from '@theia/core/lib/common/logger';
 import { AcpAgent, AcpClientServices, AcpSession, AcpAgentNotFoundError } from '@theia-cli-companion/acp-client/lib/node';
 import { AcpLogger } from '@theia-cli-companion/acp-client/lib/common';
@@ -37,6 +38,9 @@ const MAX_READ_BYTES = 16 * 1024 * 1024;
  * reads are answered by the window from its editors, writes are done here (see {@link write});
  * permissions are asked in the window.
  */
+
+/** A file path from the window: checked to be absolute and inside the roots where it is used. */
+const FilePathSchema = z.string().min(1).max(4096);
 @injectable()
 export class AcpChatBackendImpl implements AcpChatBackend {
 
@@ -218,6 +222,25 @@ export class AcpChatBackendImpl implements AcpChatBackend {
             }
             throw error;
         }
+    }
+
+    async readForReview(chatSessionId: string, filePath: string): Promise<string | undefined> {
+        const file = FilePathSchema.parse(filePath);
+        await this.checkPath(chatSessionId, file);
+        const bytes = await readFileWithinRoots(file, this.require(chatSessionId).roots, MAX_READ_BYTES);
+        return bytes && new TextDecoder('utf-8').decode(bytes);
+    }
+
+    async replaceWritten(chatSessionId: string, filePath: string, expected: string, reviewed: string): Promise<boolean> {
+        const file = FilePathSchema.parse(filePath);
+        const [was, text] = [z.string().parse(expected), z.string().parse(reviewed)];
+        if (await this.readForReview(chatSessionId, file) !== was) {
+            return false;
+        }
+        await this.write(chatSessionId, file, text);
+        await this.window.didWriteTextFile(chatSessionId, file);
+        this.logger.info(`Chat ${chatSessionId}: replaced the agent's write of ${file} with the user's reviewed text`);
+        return true;
     }
 
     /** The agent may touch the workspace folders only; symlinks pointing out count as outside. */

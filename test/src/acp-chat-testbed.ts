@@ -15,12 +15,12 @@ export class AcpChatTestbed {
     window: TheiaWindow;
     chat: AcpChat;
 
-    static install(files: Record<string, string>, prepare?: (sandbox: Sandbox) => void, theiaSettings?: Record<string, unknown>): AcpChatTestbed {
+    static install(files: Record<string, string>, prepare?: (sandbox: Sandbox, workspace: string) => void, theiaSettings?: Record<string, unknown>): AcpChatTestbed {
         const bed = new AcpChatTestbed();
         before(async () => {
             bed.sandbox = createSandbox(theiaSettings);
             bed.workspace = createWorkspace(bed.sandbox, 'project', files);
-            prepare?.(bed.sandbox);
+            prepare?.(bed.sandbox, bed.workspace);
             bed.backend = new TheiaBackend(bed.sandbox, bed.workspace);
             await bed.backend.start();
             bed.window = await TheiaWindow.open(bed.sandbox, bed.backend.url);

@@ -103,6 +103,13 @@ describe('ACP permission requests in the chat', () => {
         expect(turn.unreviewedWrite({ sessionId: 'session-1', path: FILE, content: 'one\nTWO\nthree\n' }), 'the whole file is what was allowed').to.equal(undefined);
     });
 
+    it('reviews a diff of a file that is not there as a new file, even with an empty oldText (Qwen Code)', async () => {
+        const { params, toolCall } = editPermission();
+        void turn.askPermission(params, { ...toolCall, content: [{ type: 'diff', path: '/workspace/new.ts', oldText: '', newText: 'created\n' }] });
+        await until(() => bed.service.pending.length === 1);
+        expect(bed.service.pending[0]).to.deep.include({ newContent: 'created\n', fileExists: false });
+    });
+
     it('reviews a Write without oldText of a file that exists against the file; a snippet found twice is reviewed as sent', async () => {
         bed.files.set(`file://${FILE}`, 'x\nx\n');
         const { params, toolCall } = editPermission();

@@ -225,8 +225,9 @@ export class AcpChatTurn implements AcpTurnSink {
     protected async wholeFile(diff: { path: string; oldText?: string | null; newText: string }): Promise<ReviewedDiff> {
         const current = await this.files.read(diff.path).catch(() => undefined);
         const old = diff.oldText ?? undefined;
+        // A file that is not there is new, whatever `oldText` says (Qwen Code sends '' for a new file).
         if (current === undefined || old === undefined || current === old) {
-            return { path: diff.path, original: current ?? old, proposed: diff.newText };
+            return { path: diff.path, original: current, proposed: diff.newText };
         }
         const at = current.indexOf(old);
         const once = old.length > 0 && at >= 0 && current.indexOf(old, at + 1) < 0;

@@ -119,6 +119,26 @@ describe('AcpChatBackendImpl', function (): void {
         expect(fs.readFileSync(target, 'utf8')).to.equal('again, as the user edited it\n');
     });
 
+    it('puts the reviewed text over an agent\'s own write only when the file holds exactly its proposal, inside the workspace only', async () => {
+        await start();
+        const target = path.join(root, 'self-written.txt');
+        fs.writeFileSync(target, 'the agent\'s text\n');
+        expect(await backend.readForReview('chat-1', target)).to.equal('the agent\'s text\n');
+        expect(await backend.readForReview('chat-1', path.join(root, 'missing.txt'))).to.equal(undefined);
+        expect(await backend.replaceWritten('chat-1', target, 'something else\n', 'reviewed\n'), 'not the proposal').to.equal(false);
+        expect(fs.readFileSync(target, 'utf8')).to.equal('the agent\'s text\n');
+        expect(await backend.replaceWritten('chat-1', target, 'the agent\'s text\n', 'reviewed\n')).to.equal(true);
+        expect(fs.readFileSync(target, 'utf8')).to.equal('reviewed\n');
+        expect(written).to.include(target);
+        const secret = path.join(outside, 'secret.txt');
+        fs.writeFileSync(secret, 'outside\n');
+        for (const call of [() => backend.readForReview('chat-1', secret), () => backend.replaceWritten('chat-1', secret, 'outside\n', 'overwritten\n'),
+            () => backend.replaceWritten('chat-1', target, 42 as unknown as string, 'x')]) {
+            await call().then(() => expect.fail('not refused'), error => expect(String(error)).to.match(/outside the workspace folders|Expected string/));
+        }
+        expect(fs.readFileSync(secret, 'utf8')).to.equal('outside\n');
+    });
+
     it('reads an open editor\'s text (unsaved edits included), else the disk, line ranges as asked', async () => {
         await start();
         const file = path.join(root, 'lines.txt');

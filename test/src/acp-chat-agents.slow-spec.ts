@@ -18,6 +18,7 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
     const bed = AcpChatTestbed.install({ 'notes.md': '# Notes\n' }, sandbox => {
         agentLog = path.join(sandbox.tmp, 'fake-agent.jsonl');
         updateTheiaSettings(sandbox, {
+            'ai-features.mcp.mcpServers': { listed: { command: 'node', args: ['listed-server.js'], env: { LEVEL: 'debug' } } },
             'ai-features.chat.defaultChatAgent': 'Fake',
             'aiCliCompanion.acp.agents': [
                 { name: 'Fake', command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: agentLog } },
@@ -80,6 +81,15 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
         expect(prompt.some(block => block.type === 'resource'), 'nothing embedded').to.equal(false);
     });
 
+    it('gives the agent the MCP servers of the user\'s Theia AI settings next to the IDE\'s own', async () => {
+        const response = await bed.chat.send('echo servers');
+        await bed.chat.finished(response);
+        const created = agentCalls().filter(call => call.method === 'session/new').pop();
+        const servers: { name: string; command?: string; args?: string[]; env?: unknown[] }[] = created.params.mcpServers;
+        expect(servers.map(server => server.name)).to.deep.equal(['theia', 'listed']);
+        expect(servers[1]).to.deep.equal({ name: 'listed', command: 'node', args: ['listed-server.js'], env: [{ name: 'LEVEL', value: 'debug' }] });
+    });
+
     it('runs its command in a Theia terminal the user can watch, and gets the output and exit code', async () => {
         const response = await bed.chat.send('terminal echo from-the-agent; exit 3');
         await bed.chat.finished(response);
@@ -129,7 +139,8 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
         await bed.window.runCommand('Set Agent Model').catch(explain);
         await bed.window.pickQuickItem('Fake Flash').catch(explain);
         await until(() => agentCalls().some(call => call.method === 'session/set_model' && call.params.modelId === 'fake-flash'), 'session/set_model fake-flash', 20000);
-        expect(bed.backend.log).to.match(/mode yolo/).and.to.match(/model fake-flash/);
+        // The backend logs a switch once the agent has answered it, after the agent recorded the request.
+        await until(() => /mode yolo/.test(bed.backend.log) && /model fake-flash/.test(bed.backend.log), 'the backend to log both switches', 10000);
     });
 
     it('an agent that is not installed answers with its install command', async () => {

@@ -5,6 +5,9 @@ import { MockGeminiApi } from './mock-gemini-api';
 import { until } from './processes';
 import { prepareGeminiAcp } from './gemini-acp-setup';
 import { AcpChatTestbed } from './acp-chat-testbed';
+import { updateTheiaSettings } from './sandbox';
+
+const SHOUT_MCP_SERVER = path.join(__dirname, 'shout-mcp-server-main.js');
 
 const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
 const PLAN = 'step one\nstep two\nstep three\nstep four\nstep five\n';
@@ -24,9 +27,9 @@ describe('ACP chat: the real gemini --acp in Theia AI\'s chat', function (): voi
             return { text: result.name === 'write_file' ? 'The file is written.' : `The IDE answered: ${JSON.stringify(result.response)}` };
         }
         const text = MockGeminiApi.lastUserText(contents);
-        const tool = /\[TOOL:(\w+)\]/.exec(text);
+        const tool = /\[TOOL:(\w+)(?::(\{[^\]]*\}))?\]/.exec(text);
         if (tool) {
-            return { functionCall: { name: tool[1], args: {} } };
+            return { functionCall: { name: tool[1], args: tool[2] ? JSON.parse(tool[2]) : {} } };
         }
         const rewrite = /\[REWRITE:([^\]]+)\]/.exec(text);
         if (rewrite) {
@@ -41,7 +44,13 @@ describe('ACP chat: the real gemini --acp in Theia AI\'s chat', function (): voi
     before(() => mock.start());
     after(() => mock.stop());
     const files = { 'README.md': '# Project\n', 'plan.txt': PLAN, 'context.txt': 'alpha\nbeta\ngamma\ndelta\n' };
-    const bed = AcpChatTestbed.install(files, sandbox => prepareGeminiAcp(sandbox, mock.url, 'fake-offline-key'));
+    let shoutLog = '';
+    const bed = AcpChatTestbed.install(files, sandbox => {
+        prepareGeminiAcp(sandbox, mock.url, 'fake-offline-key');
+        shoutLog = path.join(sandbox.tmp, 'shout-mcp.jsonl');
+        // A user's MCP server for Theia AI (user settings), which the agent is given next to the IDE's own.
+        updateTheiaSettings(sandbox, { 'ai-features.mcp.mcpServers': { shout: { command: process.execPath, args: [SHOUT_MCP_SERVER], env: { SHOUT_MCP_LOG: shoutLog } } } });
+    });
 
     beforeEach(() => bed.chat.newChat());
 
@@ -132,6 +141,17 @@ describe('ACP chat: the real gemini --acp in Theia AI\'s chat', function (): voi
         expect(answered).to.contain('mcp_theia_getWorkspaceFolders')
             .and.to.contain(JSON.stringify(JSON.stringify({ folders: [{ path: bed.workspace, name: 'project' }] })).slice(1, -1));
         expect(await bed.window.statusTooltip()).to.contain('ACP agent Gemini');
+    });
+
+    it('gives the agent the MCP servers configured for Theia AI: the model sees their tools and a call reaches the server', async () => {
+        expect(mock.requests[0].tools).to.include('mcp_shout_shout');
+        const response = await bed.chat.send('Shout it [TOOL:mcp_shout_shout:{"text":"hello from theia"}]');
+        const question = response.locator('.theia-QuestionPartRenderer-root').last();
+        await question.waitFor({ state: 'visible', timeout: 60000 });
+        await question.locator('button.theia-QuestionPartRenderer-option', { hasText: 'allow_once' }).click();
+        await bed.chat.finished(response);
+        expect(await bed.chat.text(response)).to.contain('HELLO FROM THEIA');
+        expect(fs.readFileSync(shoutLog, 'utf8').trim().split('\n').map(line => JSON.parse(line))).to.deep.equal([{ tool: 'shout', text: 'hello from theia' }]);
     });
 
     it('in the mode that edits without asking, the agent\'s write is not asked but is listed in Pending Changes, where Undo removes it', async () => {

@@ -61,6 +61,7 @@ describe('A malicious repository: workspace settings never choose what runs; unt
             'aiCliCompanion.claude.command': evil,
             'aiCliCompanion.tasks.command': evil,
             'aiCliCompanion.tasks.approvalMode': 'yolo',
+            'ai-features.mcp.mcpServers': { planted: { command: evil } },
             'aiCliCompanion.acp.agents': [
                 { name: 'Gemini', command: evil, args: ['--acp'] },
                 { name: 'Fake', command: evil, env: { NODE_OPTIONS: `--require ${evil}` } },
@@ -106,6 +107,10 @@ describe('A malicious repository: workspace settings never choose what runs; unt
         await chat.finished(fake);
         expect(await chat.text(fake)).to.contain('Hello world');
         expect(fs.existsSync(agentLog), 'the user\'s Fake agent ran').to.equal(true);
+        // The repository's MCP server for Theia AI is not given to the agent (MCP servers are commands too).
+        const sessions = fs.readFileSync(agentLog, 'utf8').trim().split('\n').map(line => JSON.parse(line)).filter(call => call.method === 'session/new');
+        expect(sessions.flatMap(call => call.params.mcpServers.map((server: { name: string }) => server.name))).to.not.include('planted');
+        await noticeAbout(w, 'ai-features.mcp.mcpServers');
         // @Gemini is the built-in: `gemini --acp` from the PATH (here a stub that exits at once).
         await chat.newChat();
         const gemini = await chat.send('@Gemini hello', true);

@@ -9,6 +9,7 @@ import { nls } from '@theia/core/lib/common/nls';
 import { AcpAgentDefinition, agentIdentity } from '@theia-cli-companion/acp-client/lib/common';
 import type { DiffReviewService } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import { AcpChatBackend, AcpSessionInfo, AcpStartFailure, AcpStartResult } from '../common/acp-chat-protocol';
+import type { SharedMcpServer } from '../common/theia-mcp-servers';
 import { AcpChatClientImpl } from './acp-chat-client-impl';
 import { AcpChatTurn } from './acp-chat-turn';
 import { AcpPromptAttachments } from './prompt/acp-prompt-attachments';
@@ -30,6 +31,8 @@ export interface AcpChatAgentServices {
     /** The folder the agent works in and every workspace folder; undefined when no folder is open. */
     readonly workspace: () => Promise<{ cwd: string; roots: string[] } | undefined>;
     readonly onCommands: (agent: AcpChatAgent, commands: acp.AvailableCommand[]) => void;
+    /** The user's MCP servers this agent may have (Theia AI's, user settings only). */
+    readonly mcpServers: (agentName: string) => SharedMcpServer[];
     /** Whether the agent may start in this workspace (asks the user to trust it when it is not trusted). */
     readonly mayStart: (agentName: string) => Promise<boolean>;
 }
@@ -155,7 +158,8 @@ export class AcpChatAgent implements ChatAgent {
         const stored = request.session.settings?.[ACP_SESSION_SETTING];
         const start = () => this.services.backend.startSession({
             chatSessionId: chatId, agent: this.definition, cwd: workspace.cwd, roots: workspace.roots,
-            loadSessionId: typeof stored === 'string' ? stored : undefined
+            loadSessionId: typeof stored === 'string' ? stored : undefined,
+            mcpServers: this.services.mcpServers(this.name)
         });
         let result: AcpStartResult = await start();
         if (!result.ok && result.failure.kind === 'auth-required' && await this.authenticate(request, result.failure)) {
@@ -168,6 +172,11 @@ export class AcpChatAgent implements ChatAgent {
         this.sessions.set(chatId, result.session);
         // A new session starts in the agent's own mode: the selector's choice applies to it afresh.
         this.selectedModes.delete(chatId);
+        const leftOut = result.session.mcpServers?.leftOut ?? [];
+        if (leftOut.length) {
+            request.response.response.addContent(new MarkdownChatResponseContentImpl(`*${nls.localize('theia-cli-companion/acp-chat/mcpLeftOut',
+                'Not given to {0}: {1}.', this.name, leftOut.map(({ name, reason }) => `MCP server ${name} (${reason})`).join('; '))}*\n\n`));
+        }
         if (result.session.loadFailure) {
             request.response.response.addContent(new MarkdownChatResponseContentImpl(`*${nls.localize('theia-cli-companion/acp-chat/loadFailed',
                 '{0} could not reopen this chat\'s earlier session ({1}); this message starts a new one.', this.name, result.session.loadFailure)}*\n\n`));

@@ -13,7 +13,8 @@ import { QuickInputService } from '@theia/core/lib/common/quick-pick-service';
 import { DiffReviewService, ExecutionSettings, WorkspaceTrustGate } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import { BUILT_IN_ACP_AGENTS, parseAgentDefinitions } from '@theia-cli-companion/acp-client/lib/common';
 import { AcpChatBackend } from '../common/acp-chat-protocol';
-import { ACP_AGENTS_PREF, ACP_BUILT_IN_AGENTS_PREF, AcpChatPreferences } from '../common/acp-chat-preferences';
+import { ACP_AGENTS_PREF, ACP_BUILT_IN_AGENTS_PREF, ACP_SHARE_MCP_SERVERS_PREF, AcpChatPreferences } from '../common/acp-chat-preferences';
+import { SharedMcpServer, sharedMcpServersOf, THEIA_MCP_SERVERS_PREF } from '../common/theia-mcp-servers';
 import { AcpPromptAttachments } from './prompt/acp-prompt-attachments';
 import { AcpChatAgent } from './acp-chat-agent';
 import { AcpChatClientImpl } from './acp-chat-client-impl';
@@ -37,6 +38,8 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
     @inject(ExecutionSettings) protected readonly settings: ExecutionSettings;
     @inject(WorkspaceTrustGate) protected readonly trustGate: WorkspaceTrustGate;
     @inject(MessageService) protected readonly messages: MessageService;
+    /** Problems of the MCP server setting already told: once each per window. */
+    protected readonly toldMcpProblems = new Set<string>();
     @inject(KeyStoreService) protected readonly keyStore: KeyStoreService;
     @inject(QuickInputService) protected readonly quickInput: QuickInputService;
     @inject(ChatService) protected readonly chats: ChatService;
@@ -85,12 +88,32 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
                 return roots.length ? { cwd: roots[0], roots } : undefined;
             },
             onCommands: (agent, commands) => this.offerCommands(agent, commands),
+            mcpServers: agentName => this.mcpServersFor(agentName),
             mayStart: agentName => this.trustGate.mayStart(agentName)
         }));
         this.registered.forEach(agent => {
             this.agentService.registerAgent(agent);
             this.chatAgents.registerChatAgent(agent);
         });
+    }
+
+    /**
+     * The MCP servers the user configured for Theia AI, for an agent that may have them. They name
+     * commands to run, so they come from the user's settings only, like the agents themselves.
+     */
+    protected mcpServersFor(agentName: string): SharedMcpServer[] {
+        const share = this.preferences[ACP_SHARE_MCP_SERVERS_PREF];
+        const allowed = typeof share === 'object' && share !== null && Object.hasOwn(share, agentName) ? share[agentName] : share?.['*'];
+        if (allowed === false) {
+            return [];
+        }
+        const { servers, problems } = sharedMcpServersOf(this.settings.get(THEIA_MCP_SERVERS_PREF));
+        problems.filter(problem => !this.toldMcpProblems.has(problem)).forEach(problem => {
+            this.toldMcpProblems.add(problem);
+            this.logger.warn(problem);
+            this.messages.warn(nls.localize('theia-cli-companion/acp-chat/badMcpServer', 'Setting {0}: {1}', THEIA_MCP_SERVERS_PREF, problem));
+        });
+        return servers;
     }
 
     /** The agent's own commands (Gemini CLI: /memory, /init, …) complete after "/" when it is addressed. */

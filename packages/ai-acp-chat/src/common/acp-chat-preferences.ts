@@ -7,6 +7,7 @@ import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-s
 
 export const ACP_AGENTS_PREF = 'aiCliCompanion.acp.agents';
 export const ACP_BUILT_IN_AGENTS_PREF = 'aiCliCompanion.acp.builtInAgents';
+export const ACP_SHARE_MCP_SERVERS_PREF = 'aiCliCompanion.acp.shareMcpServers';
 
 export const acpChatPreferenceSchema: PreferenceSchema = {
     properties: {
@@ -37,7 +38,16 @@ export const acpChatPreferenceSchema: PreferenceSchema = {
         [ACP_BUILT_IN_AGENTS_PREF]: {
             type: 'boolean',
             default: true,
-            description: nls.localize('theia-cli-companion/acp-chat/builtIns', 'Offer Gemini CLI (gemini --acp) and Qwen Code (qwen --acp) as chat agents.')
+            description: nls.localize('theia-cli-companion/acp-chat/builtIns',
+                'Offer Gemini CLI (gemini --acp), Qwen Code (qwen --acp), Claude Code (claude-agent-acp) and Codex (codex-acp) as chat agents.')
+        },
+        [ACP_SHARE_MCP_SERVERS_PREF]: {
+            type: 'object',
+            default: {},
+            additionalProperties: { type: 'boolean' },
+            description: nls.localize('theia-cli-companion/acp-chat/shareMcpServers',
+                // eslint-disable-next-line @stylistic/max-len -- an nls default text is one string literal
+                'Whether a chat agent is given the MCP servers you configured for Theia AI (ai-features.mcp.mcpServers, read from your user settings only), by agent name; "*" for every agent not named. All get them by default. Example: {"Codex": false}.')
         }
     }
 };
@@ -45,6 +55,7 @@ export const acpChatPreferenceSchema: PreferenceSchema = {
 export interface AcpChatConfiguration {
     [ACP_AGENTS_PREF]: unknown[];
     [ACP_BUILT_IN_AGENTS_PREF]: boolean;
+    [ACP_SHARE_MCP_SERVERS_PREF]: Record<string, unknown>;
 }
 
 export const AcpChatPreferences = Symbol('AcpChatPreferences');

@@ -1,6 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { RpcServer } from '@theia/core/lib/common/messaging/proxy-factory';
 import type { AcpAgentDefinition, ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
+import type { SharedMcpServer } from './theia-mcp-servers';
 
 export const acpChatServicePath = '/services/ai-acp-chat';
 
@@ -12,6 +13,8 @@ export interface AcpSessionInfo {
     readonly agentInfo?: { name: string; title?: string | null; version: string } | null;
     readonly modes?: acp.SessionModeState | null;
     readonly models?: { currentModelId?: string; availableModels?: { modelId: string; name: string }[] } | null;
+    /** The user's MCP servers the session got, and those the agent could not take, with why. */
+    readonly mcpServers?: { readonly offered: readonly string[]; readonly leftOut: readonly { name: string; reason: string }[] };
     /** What the agent takes in a prompt besides text and resource links (embedded files, images, audio). */
     readonly promptCapabilities?: acp.PromptCapabilities | null;
     /** True when the agent replayed a stored session (session/load) instead of starting one. */
@@ -29,6 +32,8 @@ export interface StartAcpSessionRequest {
     readonly roots: readonly string[];
     /** The agent's session id of a chat being reopened, to load when the agent can. */
     readonly loadSessionId?: string;
+    /** The user's MCP servers (Theia AI's), offered to the agent next to the window's own IDE server. */
+    readonly mcpServers?: readonly SharedMcpServer[];
 }
 
 /** Why a session could not start, in a form the chat can act on. */

@@ -7,6 +7,7 @@ import { ILogger } from '@theia/core/lib/common/logger';
 import { AcpAgent, AcpClientServices, AcpSession, AcpAgentNotFoundError } from '@theia-cli-companion/acp-client/lib/node';
 import { AcpLogger } from '@theia-cli-companion/acp-client/lib/common';
 import { checkInsideRoots, describeRefusal, OutsideRootsError, readFileWithinRoots, writeFileWithinRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { IDE_MCP_SERVER_NAME, mcpServersForAgent, SharedMcpServer } from '../common/theia-mcp-servers';
 import { sliceLines } from '../common/slice-lines';
 import { AcpTerminalHost } from './acp-terminal-host';
 import { WindowAgentCredentials } from '@theia-cli-companion/ai-cli-core/lib/node';
@@ -21,10 +22,12 @@ interface ChatBinding {
     session?: AcpSession;
     /** The agent's own secret for this window's companion server, while it may use it. */
     credential?: AgentCredential;
+    /** The user's MCP servers its session got, and the ones left out. */
+    sharedMcpServers?: { offered: string[]; leftOut: { name: string; reason: string }[] };
 }
 
 /** How the window's server is named to the agent: Gemini CLI shows its tools to the model as `mcp_theia_<tool>`. */
-export const IDE_MCP_SERVER_NAME = 'theia';
+export { IDE_MCP_SERVER_NAME } from '../common/theia-mcp-servers';
 
 /** JSON-RPC error codes: -32000 is what agents (Gemini CLI, the ACP SDK's authRequired) send when credentials are missing. */
 const AUTH_REQUIRED = -32000;
@@ -38,6 +41,12 @@ const MAX_READ_BYTES = 16 * 1024 * 1024;
  * reads are answered by the window from its editors, writes are done here (see {@link write});
  * permissions are asked in the window.
  */
+
+/** The user's MCP servers as the window sends them (built by `sharedMcpServersOf`), checked again here. */
+const SharedMcpServersSchema = z.array(z.union([
+    z.object({ type: z.literal('http'), name: z.string().min(1), url: z.string().url(), headers: z.array(z.object({ name: z.string(), value: z.string() })) }).strict(),
+    z.object({ name: z.string().min(1), command: z.string().min(1), args: z.array(z.string()), env: z.array(z.object({ name: z.string(), value: z.string() })) }).strict()
+])).max(100) as z.ZodType<SharedMcpServer[]>;
 
 /** A file path from the window: checked to be absolute and inside the roots where it is used. */
 const FilePathSchema = z.string().min(1).max(4096);
@@ -81,7 +90,11 @@ export class AcpChatBackendImpl implements AcpChatBackend {
             if (!chat.agent.initializeResponse) {
                 await chat.agent.initialize(CLIENT_INFO);
             }
-            const mcpServers = this.ideServerFor(request.agent.name, chat);
+            const shared = mcpServersForAgent(SharedMcpServersSchema.parse(request.mcpServers ?? []),
+                chat.agent.initializeResponse?.agentCapabilities?.mcpCapabilities);
+            shared.leftOut.forEach(({ name, reason }) => this.logger.info(`Chat ${request.chatSessionId}: MCP server ${name} not offered to ${request.agent.name}: ${reason}`));
+            chat.sharedMcpServers = { offered: shared.servers.map(server => server.name), leftOut: shared.leftOut };
+            const mcpServers = [...this.ideServerFor(request.agent.name, chat), ...shared.servers];
             let loadFailure: string | undefined;
             if (request.loadSessionId && chat.agent.canLoadSessions) {
                 try {
@@ -263,6 +276,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
             chatSessionId, sessionId: session.sessionId, loaded,
             agentInfo: chat.agent.initializeResponse?.agentInfo,
             promptCapabilities: chat.agent.initializeResponse?.agentCapabilities?.promptCapabilities,
+            mcpServers: chat.sharedMcpServers,
             modes: session.setup.modes,
             models: session.setup.models
         };

@@ -3,3 +3,4 @@ export * from './acp-agent-definition';
 export * from './acp-logger';
 export * from './output-buffer';
 export * from './tool-call-tracker';
+export * from './tool-output-bounds';

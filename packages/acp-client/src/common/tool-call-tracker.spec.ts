@@ -29,4 +29,15 @@ describe('ToolCallTracker', () => {
         expect(diffsOf(permission.state)).to.deep.equal([{ path: '/w/new.txt', oldText: null, newText: 'hello\n' }]);
         expect(tracker.get('late')?.status).to.equal('in_progress');
     });
+
+    it('keeps the most recently updated calls only, up to its limit', () => {
+        const tracker = new ToolCallTracker(2);
+        tracker.apply({ toolCallId: 'a', title: 'A' });
+        tracker.apply({ toolCallId: 'b', title: 'B' });
+        tracker.apply({ toolCallId: 'a', status: 'completed' });
+        tracker.apply({ toolCallId: 'c', title: 'C' });
+        expect(tracker.get('b'), 'the least recently updated went').to.equal(undefined);
+        expect(tracker.get('a')?.status).to.equal('completed');
+        expect(tracker.get('c')?.title).to.equal('C');
+    });
 });

@@ -27,6 +27,9 @@ export interface TrackedToolCall {
 export class ToolCallTracker {
     protected readonly calls = new Map<string, ToolCallState>();
 
+    /** `limit`: the calls kept (the oldest go first), so a long session's outputs do not pile up. */
+    constructor(protected readonly limit = 200) { }
+
     apply(message: ToolCall | ToolCallUpdate): TrackedToolCall {
         const previous = this.calls.get(message.toolCallId);
         const state: ToolCallState = {
@@ -39,7 +42,11 @@ export class ToolCallTracker {
             rawInput: message.rawInput !== undefined ? message.rawInput : previous?.rawInput,
             rawOutput: message.rawOutput !== undefined ? message.rawOutput : previous?.rawOutput
         };
+        this.calls.delete(state.toolCallId);
         this.calls.set(state.toolCallId, state);
+        if (this.calls.size > this.limit) {
+            this.calls.delete(this.calls.keys().next().value!);
+        }
         return { state, isNew: !previous };
     }
 

@@ -57,6 +57,7 @@ export class AcpChatAgent implements ChatAgent {
     protected readonly sessions = new Map<string, AcpSessionInfo>();
     /** By chat: what the agent must hear before the user's next message (see AcpChatTurn.notesForAgent). */
     protected readonly notesForAgent = new Map<string, string[]>();
+    protected readonly omittedOutputs = new Map<string, Map<string, string>>();
     /** What the chat input's mode selector said at each chat's previous request. */
     protected readonly selectedModes = new Map<string, string | undefined>();
     /** The modes the agent offered in its last session; the chat shows them once known. */
@@ -77,6 +78,7 @@ export class AcpChatAgent implements ChatAgent {
             read: filePath => backend.readForReview(chatId, filePath),
             replaceWritten: (filePath, expected, reviewed) => backend.replaceWritten(chatId, filePath, expected, reviewed)
         });
+        turn.omittedOutputs = this.omittedOutputsOf(chatId);
         client.attach(chatId, turn);
         const cancel = response.cancellationToken.onCancellationRequested(() => backend.cancel(chatId).catch(() => undefined));
         try {
@@ -302,6 +304,16 @@ export class AcpChatAgent implements ChatAgent {
         }
     }
 
+    /** The chat's tool calls whose output is shown cut (id → title); the whole text is the backend's. */
+    omittedOutputsOf(chatId: string): Map<string, string> {
+        let omitted = this.omittedOutputs.get(chatId);
+        if (!omitted) {
+            omitted = new Map();
+            this.omittedOutputs.set(chatId, omitted);
+        }
+        return omitted;
+    }
+
     /** The ACP session of this chat, once started. */
     sessionOf(chatId: string): AcpSessionInfo | undefined {
         return this.sessions.get(chatId);
@@ -323,6 +335,7 @@ export class AcpChatAgent implements ChatAgent {
     /** The chat was deleted: its agent stops. */
     forget(chatId: string): void {
         this.selectedModes.delete(chatId);
+        this.omittedOutputs.delete(chatId);
         if (this.sessions.delete(chatId)) {
             this.services.backend.closeSession(chatId).catch(() => undefined);
         }

@@ -4,6 +4,10 @@ import { MessageService } from '@theia/core/lib/common/message-service';
 import { nls } from '@theia/core/lib/common/nls';
 import { QuickInputService, QuickPickItem } from '@theia/core/lib/common/quick-pick-service';
 import { ChatService } from '@theia/ai-chat';
+import { InMemoryResources } from '@theia/core/lib/common/resource';
+import URI from '@theia/core/lib/common/uri';
+import { open, OpenerService } from '@theia/core/lib/browser/opener-service';
+import { AcpChatBackend } from '../common/acp-chat-protocol';
 import { AcpChatAgent } from './acp-chat-agent';
 import { AcpChatAgentsContribution } from './acp-chat-agents-contribution';
 
@@ -14,9 +18,14 @@ export namespace AcpChatCommands {
         'theia-cli-companion/acp-chat/setMode', CATEGORY_KEY);
     export const SET_MODEL = Command.toLocalizedCommand({ id: 'aiCliCompanion.acp.setModel', category: CATEGORY, label: 'Set Agent Model…' },
         'theia-cli-companion/acp-chat/setModel', CATEGORY_KEY);
+    export const SHOW_TOOL_OUTPUT = Command.toLocalizedCommand({ id: 'aiCliCompanion.acp.showToolOutput', category: CATEGORY, label: 'Show Full Tool Output…' },
+        'theia-cli-companion/acp-chat/showToolOutput', CATEGORY_KEY);
 }
 
 type Choice = QuickPickItem & { readonly value: string };
+
+/** A tool call's whole output, opened read-only from memory. */
+const TOOL_OUTPUT_SCHEME = 'acp-tool-output';
 
 /** The current chat's ACP session: switch its mode (Gemini: default, auto edit, YOLO, plan) or its model. */
 @injectable()
@@ -26,6 +35,9 @@ export class AcpChatCommandContribution implements CommandContribution {
     @inject(AcpChatAgentsContribution) protected readonly agents: AcpChatAgentsContribution;
     @inject(QuickInputService) protected readonly quickInput: QuickInputService;
     @inject(MessageService) protected readonly messages: MessageService;
+    @inject(AcpChatBackend) protected readonly backend: AcpChatBackend;
+    @inject(InMemoryResources) protected readonly resources: InMemoryResources;
+    @inject(OpenerService) protected readonly openers: OpenerService;
 
     registerCommands(commands: CommandRegistry): void {
         commands.registerCommand(AcpChatCommands.SET_MODE, {
@@ -36,6 +48,34 @@ export class AcpChatCommandContribution implements CommandContribution {
             isEnabled: () => !!this.current()?.session.models?.availableModels?.length,
             execute: () => this.choose('model')
         });
+        commands.registerCommand(AcpChatCommands.SHOW_TOOL_OUTPUT, {
+            isEnabled: () => !!this.current()?.agent.omittedOutputsOf(this.current()!.chatId).size,
+            execute: () => this.showToolOutput()
+        });
+    }
+
+    /** Opens the whole output of one of the chat's tool calls whose output the chat shows cut, in a read-only editor. */
+    protected async showToolOutput(): Promise<void> {
+        const current = this.current();
+        if (!current) {
+            return;
+        }
+        const omitted = [...current.agent.omittedOutputsOf(current.chatId)].reverse();
+        const picked = omitted.length === 1 ? { value: omitted[0][0], label: omitted[0][1] } : await this.quickInput.pick(
+            omitted.map(([toolCallId, title]) => ({ label: title, description: toolCallId, value: toolCallId })),
+            { placeHolder: nls.localize('theia-cli-companion/acp-chat/pickToolOutput', 'Whose whole output?') });
+        if (!picked) {
+            return;
+        }
+        const text = await this.backend.toolOutput(current.chatId, picked.value);
+        if (text === undefined) {
+            this.messages.warn(nls.localize('theia-cli-companion/acp-chat/toolOutputGone',
+                'The output of {0} is no longer kept (the agent\'s session ended, or many tool calls came after it).', picked.label));
+            return;
+        }
+        const uri = new URI(`${TOOL_OUTPUT_SCHEME}:/${encodeURIComponent(picked.label)}.txt`).withQuery(`${current.chatId}/${picked.value}`);
+        this.resources.update(uri, text);
+        await open(this.openers, uri);
     }
 
     protected current(): { chatId: string; agent: AcpChatAgent; session: NonNullable<ReturnType<AcpChatAgent['sessionOf']>> } | undefined {

@@ -6,7 +6,7 @@ import {
 import { ToolCallChatResponseContent } from '@theia/ai-chat/lib/common/chat-model';
 import { nls } from '@theia/core/lib/common/nls';
 import { FileUri } from '@theia/core/lib/common/file-uri';
-import { diffsOf, ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
+import { diffsOf, OMITTED_MARKER, ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
 import type { DiffReviewService, ReviewedProposal } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import { AcpTurnSink } from './acp-chat-client-impl';
 
@@ -58,6 +58,8 @@ export class AcpChatTurn implements AcpTurnSink {
     protected lastPlan = '';
     exitMessage?: string;
     protected writes = 0;
+    /** Tool calls whose output the chat shows cut (id → title): the chat's, shared by its turns. */
+    omittedOutputs = new Map<string, string>();
     /** Allowed tool calls whose files the user reviewed with changes: settled when the tool call completes. */
     protected readonly reviewedToolCalls = new Map<string, string[]>();
 
@@ -114,7 +116,12 @@ export class AcpChatTurn implements AcpTurnSink {
         const finished = TERMINAL_STATUSES.has(state.status);
         const output = state.content.map(item => item.type === 'content' ? textOf(item.content)
             : item.type === 'diff' ? `diff of ${item.path}` : `terminal ${item.terminalId}`).join('\n');
-        const result = finished ? (state.status === 'failed' ? `failed: ${output}` : output || state.status) : undefined;
+        const cut = output.includes(OMITTED_MARKER);
+        if (cut) {
+            this.omittedOutputs.set(state.toolCallId, state.title);
+        }
+        const more = cut ? `\n${nls.localize('theia-cli-companion/acp-chat/fullOutput', '(The whole output: CLI Companion: Show Full Tool Output…)')}` : '';
+        const result = finished ? (state.status === 'failed' ? `failed: ${output}` : output || state.status) + more : undefined;
         this.add(new AcpToolCallContent(state.toolCallId, `${state.title} (${state.kind}, ${state.status})`, args, finished, result));
     }
 

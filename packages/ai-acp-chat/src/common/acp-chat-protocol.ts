@@ -58,6 +58,8 @@ export interface AcpChatBackend extends RpcServer<AcpChatClient> {
     setModel(chatSessionId: string, modelId: string): Promise<void>;
     /** Stops the agent of this chat session. */
     closeSession(chatSessionId: string): Promise<void>;
+    /** A tool call's whole text output (the chat shows its first and last lines), while the agent's session lasts. */
+    toolOutput(chatSessionId: string, toolCallId: string): Promise<string | undefined>;
     /** The file's text on disk (inside the chat's workspace folders), undefined when it does not exist: what a permission diff is reviewed against. */
     readForReview(chatSessionId: string, filePath: string): Promise<string | undefined>;
     /**

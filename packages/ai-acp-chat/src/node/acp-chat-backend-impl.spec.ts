@@ -71,7 +71,8 @@ describe('AcpChatBackendImpl', function (): void {
         container.bind(AcpChatBackendImpl).toSelf().inSingletonScope();
         backend = container.get(AcpChatBackendImpl);
         const client: AcpChatClient = {
-            onSessionUpdate: (_chat, update) => {
+            onSessionUpdate: (_chat, update, toolCall) => {
+                sentToWindow += JSON.stringify(update).length + JSON.stringify(toolCall ?? {}).length;
                 if (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text') {
                     messages.push(update.content.text);
                 }
@@ -96,6 +97,19 @@ describe('AcpChatBackendImpl', function (): void {
         await container.get(IdeCompanionBackendImpl).detachWindow();
         fs.rmSync(path.dirname(root), { recursive: true, force: true });
         home.restore();
+    });
+
+    let sentToWindow = 0;
+
+    it('sends the window a few screens of a 50,000-line tool output, and keeps the whole text for it on demand', async () => {
+        await start();
+        sentToWindow = 0;
+        expect(await backend.prompt('chat-1', [{ type: 'text', text: 'flood 50000' }])).to.deep.include({ ok: true });
+        expect(sentToWindow, 'what went to the window').to.be.lessThan(200 * 1024);
+        const whole = await backend.toolOutput('chat-1', 'flood-1');
+        expect(whole?.split('\n')).to.have.length(50000);
+        expect(whole?.split('\n')[49999]).to.equal('output line 50000');
+        expect(await backend.toolOutput('chat-1', 'no-such-call')).to.equal(undefined);
     });
 
     async function start(command = process.execPath): Promise<void> {

@@ -5,7 +5,7 @@ import { inject, injectable, named } from '@theia/core/shared/inversify';
 import { z } from 'zod';
 import { ILogger } from '@theia/core/lib/common/logger';
 import { AcpAgent, AcpClientServices, AcpSession, AcpAgentNotFoundError } from '@theia-cli-companion/acp-client/lib/node';
-import { AcpLogger } from '@theia-cli-companion/acp-client/lib/common';
+import { AcpLogger, boundToolCall, boundUpdate, toolOutputText } from '@theia-cli-companion/acp-client/lib/common';
 import { checkInsideRoots, describeRefusal, OutsideRootsError, readFileWithinRoots, writeFileWithinRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { IDE_MCP_SERVER_NAME, mcpServersForAgent, SharedMcpServer } from '../common/theia-mcp-servers';
 import { sliceLines } from '../common/slice-lines';
@@ -144,12 +144,13 @@ export class AcpChatBackendImpl implements AcpChatBackend {
     protected launch(request: StartAcpSessionRequest): ChatBinding {
         const chatSessionId = request.chatSessionId;
         const services: AcpClientServices = {
-            onUpdate: (_session, update, toolCall) => this.client?.onSessionUpdate(chatSessionId, update, toolCall),
+            // The window renders a few screens of a tool's output however long it is; the rest stays here, on demand.
+            onUpdate: (_session, update, toolCall) => this.client?.onSessionUpdate(chatSessionId, boundUpdate(update), toolCall && boundToolCall(toolCall).state),
             askPermission: async (_session, params, toolCall) => {
                 if (!this.client) {
                     return { outcome: 'cancelled' };
                 }
-                return this.client.askPermission(chatSessionId, params, toolCall);
+                return this.client.askPermission(chatSessionId, params, boundToolCall(toolCall).state);
             },
             readTextFile: async (_session, params) => {
                 await this.checkPath(chatSessionId, params.path);
@@ -235,6 +236,11 @@ export class AcpChatBackendImpl implements AcpChatBackend {
             }
             throw error;
         }
+    }
+
+    async toolOutput(chatSessionId: string, toolCallId: string): Promise<string | undefined> {
+        const call = this.chats.get(chatSessionId)?.session?.toolCalls.get(z.string().max(1000).parse(toolCallId));
+        return call && toolOutputText(call);
     }
 
     async readForReview(chatSessionId: string, filePath: string): Promise<string | undefined> {

@@ -136,6 +136,14 @@ const turns: Record<string, (cx: Context, args: string[]) => Promise<acp.PromptR
         }
         return { stopReason: 'end_turn' };
     },
+    /** A command whose output is `lines` long (a 35k-line output once cost an ACP client 890 MB). */
+    async flood(cx, [lines]) {
+        const text = Array.from({ length: Number(lines) || 50000 }, (_, index) => `output line ${index + 1}`).join('\n');
+        await update(cx, { sessionUpdate: 'tool_call', toolCallId: 'flood-1', title: 'Print many lines', kind: 'execute', status: 'in_progress' });
+        await update(cx, { sessionUpdate: 'tool_call_update', toolCallId: 'flood-1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text } }] });
+        await say(cx, 'Flooded.');
+        return { stopReason: 'end_turn' };
+    },
     async slow(cx) {
         await say(cx, 'Working on it');
         await untilCancelled(cx.params.sessionId);

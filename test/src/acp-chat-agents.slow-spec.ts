@@ -90,6 +90,29 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
         expect(servers[1]).to.deep.equal({ name: 'listed', command: 'node', args: ['listed-server.js'], env: [{ name: 'LEVEL', value: 'debug' }] });
     });
 
+    it('renders a 50,000-line tool output as a few screens, and opens the whole text on demand', async () => {
+        const heap = () => bed.window.page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0);
+        const before = await heap();
+        const response = await bed.chat.send('flood 50000');
+        await bed.chat.finished(response);
+        expect(await bed.chat.text(response)).to.contain('Flooded.');
+        const rendered = await response.evaluate(node => node.textContent?.length ?? 0);
+        expect(rendered, 'characters rendered for the response').to.be.lessThan(64 * 1024);
+        console.log(`    (50,000-line tool output: ${rendered} characters rendered; page heap ${((await heap() - before) / 1048576).toFixed(1)} MiB more)`);
+
+        await bed.window.runCommand('CLI Companion: Show Full Tool Output');
+        const tab = bed.window.page.locator('#theia-main-content-panel .lm-TabBar-tab', { hasText: 'Print many lines' });
+        await tab.waitFor({ state: 'visible', timeout: 20000 });
+        const lines = bed.window.page.locator('#theia-main-content-panel .lm-DockPanel-widget:visible .monaco-editor .view-lines').first();
+        // Monaco renders spaces as U+00A0.
+        const shown = async () => (await lines.innerText()).replace(/\u00a0/g, ' ');
+        await until(async () => (await shown()).includes('output line 1'), 'the output in an editor', 20000)
+            .catch(async error => { throw new Error(`${error.message}; ${await bed.window.describeForFailure('tool-output')}`); });
+        await lines.click();
+        await bed.window.page.keyboard.press('Control+End');
+        await until(async () => (await shown()).includes('output line 50000'), 'the last of the 50,000 lines in the editor', 20000);
+    });
+
     it('runs its command in a Theia terminal the user can watch, and gets the output and exit code', async () => {
         const response = await bed.chat.send('terminal echo from-the-agent; exit 3');
         await bed.chat.finished(response);

@@ -4,8 +4,7 @@ import { MessageService } from '@theia/core/lib/common/message-service';
 import { nls } from '@theia/core/lib/common/nls';
 import { QuickInputService, QuickPickItem } from '@theia/core/lib/common/quick-pick-service';
 import { ChatService } from '@theia/ai-chat';
-import { InMemoryResources } from '@theia/core/lib/common/resource';
-import URI from '@theia/core/lib/common/uri';
+import { ToolOutputResourceResolver } from './tool-output-resource-resolver';
 import { open, OpenerService } from '@theia/core/lib/browser/opener-service';
 import { AcpChatBackend } from '../common/acp-chat-protocol';
 import { AcpChatAgent } from './acp-chat-agent';
@@ -24,9 +23,6 @@ export namespace AcpChatCommands {
 
 type Choice = QuickPickItem & { readonly value: string };
 
-/** A tool call's whole output, opened read-only from memory. */
-const TOOL_OUTPUT_SCHEME = 'acp-tool-output';
-
 /** The current chat's ACP session: switch its mode (Gemini: default, auto edit, YOLO, plan) or its model. */
 @injectable()
 export class AcpChatCommandContribution implements CommandContribution {
@@ -36,7 +32,7 @@ export class AcpChatCommandContribution implements CommandContribution {
     @inject(QuickInputService) protected readonly quickInput: QuickInputService;
     @inject(MessageService) protected readonly messages: MessageService;
     @inject(AcpChatBackend) protected readonly backend: AcpChatBackend;
-    @inject(InMemoryResources) protected readonly resources: InMemoryResources;
+    @inject(ToolOutputResourceResolver) protected readonly outputs: ToolOutputResourceResolver;
     @inject(OpenerService) protected readonly openers: OpenerService;
 
     registerCommands(commands: CommandRegistry): void {
@@ -73,9 +69,7 @@ export class AcpChatCommandContribution implements CommandContribution {
                 'The output of {0} is no longer kept (the agent\'s session ended, or many tool calls came after it).', picked.label));
             return;
         }
-        const uri = new URI(`${TOOL_OUTPUT_SCHEME}:/${encodeURIComponent(picked.label)}.txt`).withQuery(`${current.chatId}/${picked.value}`);
-        this.resources.update(uri, text);
-        await open(this.openers, uri);
+        await open(this.openers, this.outputs.put(picked.label, `${current.chatId}/${picked.value}`, text));
     }
 
     protected current(): { chatId: string; agent: AcpChatAgent; session: NonNullable<ReturnType<AcpChatAgent['sessionOf']>> } | undefined {

@@ -11,6 +11,8 @@ import { AcpFileAccess } from './acp-file-access';
 import { AcpTerminalPresenter } from './acp-terminal-presenter';
 import { AIVariableContribution } from '@theia/ai-core';
 import { AcpPromptAttachments } from './prompt/acp-prompt-attachments';
+import { ResourceResolver } from '@theia/core/lib/common/resource';
+import { ToolOutputResourceResolver } from './tool-output-resource-resolver';
 import { SelectionVariableContribution } from './prompt/selection-variable-contribution';
 
 export default new ContainerModule(bind => {
@@ -23,6 +25,8 @@ export default new ContainerModule(bind => {
     ).inSingletonScope();
     bind(AcpChatAgentsContribution).toSelf().inSingletonScope();
     bind(FrontendApplicationContribution).toService(AcpChatAgentsContribution);
+    bind(ToolOutputResourceResolver).toSelf().inSingletonScope();
+    bind(ResourceResolver).toService(ToolOutputResourceResolver);
     bind(AcpPromptAttachments).toSelf().inSingletonScope();
     bind(SelectionVariableContribution).toSelf().inSingletonScope();
     bind(AIVariableContribution).toService(SelectionVariableContribution);

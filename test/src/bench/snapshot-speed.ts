@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { BlobStore, DEFAULT_SNAPSHOT_LIMITS, takeSnapshot } from '@theia-cli-companion/ai-agent-tasks/lib/node';
+import { BlobStore, DEFAULT_SNAPSHOT_LIMITS, takeSnapshot } from '@theia-cli-companion/ai-cli-core/lib/node';
 
 /**
  * What an agent task's snapshot of a folder costs: the first one (every file read and stored) against

@@ -1,4 +1,5 @@
 import { RpcServer } from '@theia/core/lib/common/messaging/proxy-factory';
+import type { SnapshotFileChange } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { ApprovalMode, RetryNotice, TaskOutcomeKind, StreamJsonLine, TaskTranscript } from '@theia-cli-companion/gemini-headless-protocol/lib/common';
 
 export const agentTaskServicePath = '/services/ai-cli-companion/agent-tasks';
@@ -13,19 +14,7 @@ export interface AgentTaskRequest {
 }
 
 /** A file a task changed, against the snapshot taken before it started. */
-export interface FileChange {
-    path: string;
-    /** Relative to the task's folder, `/`-separated. */
-    relativePath: string;
-    kind: 'added' | 'modified' | 'deleted';
-    /** Blob ids of the content before and after the task; absent for files over the snapshot size limit. */
-    before?: string;
-    after?: string;
-    /** The file's permission bits before the task, restored on revert. */
-    mode?: number;
-    /** Both sides were recorded, so a diff can be shown and the change reverted. */
-    reviewable: boolean;
-    binary: boolean;
+export interface FileChange extends SnapshotFileChange {
     /** When the user reverted it. */
     revertedAt?: number;
     /** When the user kept it as the task left it (decided in review, so no longer pending). */

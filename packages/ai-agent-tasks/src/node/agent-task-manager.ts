@@ -12,10 +12,10 @@ import { HeadlessGeminiProcess } from '@theia-cli-companion/gemini-headless-prot
 import { AgentTaskDetail, AgentTaskRequest, AgentTaskSummary, FileChange, RevertResult } from '../common/agent-task-protocol';
 import { findExecutable } from '@theia-cli-companion/cli-process/lib/node';
 import { CLI_CATALOGUE, describeError, installCommandOf, isPathWithin } from '@theia-cli-companion/cli-process/lib/common';
-import { landingWithinRoots, OutsideRootsError, removeFileWithinRoots, writeFileWithinRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
-import { BlobStore } from './blob-store';
 import { AgentTaskStore } from './agent-task-store';
-import { DEFAULT_SNAPSHOT_LIMITS, WorkspaceSnapshot, compareSnapshots, takeSnapshot } from './workspace-snapshot';
+import {
+    BlobStore, DEFAULT_SNAPSHOT_LIMITS, WorkspaceSnapshot, compareSnapshots, restoreSnapshotFile, takeSnapshot
+} from '@theia-cli-companion/ai-cli-core/lib/node';
 
 export const AGENT_TASKS_LOGGER = 'ai-agent-tasks:AgentTaskManager';
 
@@ -233,37 +233,20 @@ export class AgentTaskManager implements BackendApplicationContribution {
         if (!change.reviewable) {
             return { kind: 'not-reviewable', reason: 'the file was larger than the snapshot limit, so its earlier content was not kept' };
         }
-        // A folder on the way may have been swapped for a link since the task (by a later task, a checkout):
-        // the file is judged where it lands now, and written or removed only inside the task's folder,
-        // checked again by the write itself immediately before it renames the new content into place.
-        const outside = (error: unknown) => ({ kind: 'not-reviewable', reason: `it no longer lies inside the task's folder (${describeError(error)})` } as const);
-        let folder: string[];
-        let current: Buffer | undefined;
+        let folder: string;
         try {
-            folder = [await fs.promises.realpath(task.detail.request.cwd)];
-            current = await fs.promises.readFile(await landingWithinRoots(change.path, folder)).catch(() => undefined);
+            folder = await fs.promises.realpath(task.detail.request.cwd);
         } catch (error) {
-            return outside(error);
+            return { kind: 'not-reviewable', reason: `the task's folder cannot be read (${describeError(error)})` };
         }
-        const currentSha = current && BlobStore.hash(current);
-        if (currentSha !== change.after && !force) {
-            return { kind: 'changed-since' };
+        const result = await restoreSnapshotFile({
+            file: change.path, target: change.kind === 'added' ? undefined : { sha: change.before!, mode: change.mode }, expected: change.after, force
+        }, blobs, [folder], 'the task\'s folder');
+        if (result.kind === 'not-restorable') {
+            return { kind: 'not-reviewable', reason: result.reason };
         }
-        try {
-            if (change.kind === 'added') {
-                await removeFileWithinRoots(change.path, folder);
-            } else {
-                const content = await blobs.get(change.before!);
-                if (!content) {
-                    return { kind: 'not-reviewable', reason: 'the earlier content is no longer stored' };
-                }
-                await writeFileWithinRoots(change.path, content, folder, change.mode ?? 0o644);
-            }
-        } catch (error) {
-            if (error instanceof OutsideRootsError) {
-                return outside(error);
-            }
-            throw error;
+        if (result.kind === 'changed-since') {
+            return result;
         }
         change.revertedAt = Date.now();
         await store.save(task.detail);

@@ -1,3 +1,1 @@
 export * from './agent-task-manager';
-export * from './blob-store';
-export * from './workspace-snapshot';

@@ -4,3 +4,4 @@ export * from './ide-companion-preferences';
 export * from './ide-companion-protocol';
 export * from './open-editors-model';
 export * from './rpc-text';
+export * from './snapshot-file-change';

@@ -2,6 +2,7 @@
 // window's graph (lib/node/window) is loaded on the first window, not at backend start.
 export * from './companion-logger';
 export * from './ide-companion-backend-impl';
+export * from './snapshots';
 export type * from './window-companion';
 export * from './window-agent-credentials';
 export * from './window-companion-registry';

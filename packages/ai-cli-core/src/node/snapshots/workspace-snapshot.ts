@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { FileChange } from '../common/agent-task-protocol';
+import type { SnapshotFileChange } from '../../common/snapshot-file-change';
 import { BlobStore } from './blob-store';
 
 export interface SnapshotEntry {
@@ -101,8 +101,8 @@ async function snapshotEntry(
 }
 
 /** The files that differ between two snapshots of the same folder, by path. */
-export function compareSnapshots(before: WorkspaceSnapshot, after: WorkspaceSnapshot): FileChange[] {
-    const changes: FileChange[] = [];
+export function compareSnapshots(before: WorkspaceSnapshot, after: WorkspaceSnapshot): SnapshotFileChange[] {
+    const changes: SnapshotFileChange[] = [];
     const paths = new Set([...before.files.keys(), ...after.files.keys()]);
     for (const relative of [...paths].sort()) {
         const was = before.files.get(relative);

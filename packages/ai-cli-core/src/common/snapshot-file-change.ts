@@ -1,0 +1,15 @@
+/** A file that differs between two snapshots of one folder (see `compareSnapshots`). */
+export interface SnapshotFileChange {
+    path: string;
+    /** Relative to the snapshot's folder, `/`-separated. */
+    relativePath: string;
+    kind: 'added' | 'modified' | 'deleted';
+    /** Blob ids of the content before and after; absent for files over the snapshot size limit. */
+    before?: string;
+    after?: string;
+    /** The file's permission bits before, restored with its content. */
+    mode?: number;
+    /** Both sides were recorded, so a diff can be shown and the change reverted. */
+    reviewable: boolean;
+    binary: boolean;
+}

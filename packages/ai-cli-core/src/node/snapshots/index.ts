@@ -1,0 +1,3 @@
+export * from './blob-store';
+export * from './restore-snapshot-file';
+export * from './workspace-snapshot';

@@ -44,7 +44,35 @@ export type AcpStartFailure =
 
 export type AcpStartResult = { readonly ok: true; readonly session: AcpSessionInfo } | { readonly ok: false; readonly failure: AcpStartFailure };
 
-export type AcpPromptResult = { readonly ok: true; readonly stopReason: acp.StopReason; readonly meta?: unknown } | { readonly ok: false; readonly message: string };
+/** A file a turn changed (whoever wrote it), against the snapshot of the workspace folders taken when the turn started. */
+export interface AcpTurnFileChange {
+    readonly path: string;
+    /** Relative to its workspace folder, `/`-separated. */
+    readonly relativePath: string;
+    readonly kind: 'added' | 'modified' | 'deleted';
+    /** Both sides were kept (not over the snapshot size limit): it can be compared and restored. */
+    readonly reviewable: boolean;
+    readonly binary: boolean;
+    /** When it was put back as it was before the turn. */
+    readonly restoredAt?: number;
+}
+
+/** What a turn changed in the workspace folders. */
+export interface AcpTurnCheckpoint {
+    readonly turnId: string;
+    readonly changes: readonly AcpTurnFileChange[];
+    /** A folder had more files than a snapshot records: changes beyond them are not listed. */
+    readonly truncated: boolean;
+}
+
+export type AcpRestoreResult =
+    /** Nothing was written: these files changed after the turn(s); restore again saying to overwrite or skip them. */
+    | { readonly kind: 'changed-since'; readonly files: readonly string[] }
+    | { readonly kind: 'restored'; readonly restored: readonly string[]; readonly failed: readonly { path: string; reason: string }[] }
+    | { readonly kind: 'unavailable'; readonly reason: string };
+
+export type AcpPromptResult = ({ readonly ok: true; readonly stopReason: acp.StopReason; readonly meta?: unknown } | { readonly ok: false; readonly message: string })
+    & { readonly checkpoint?: AcpTurnCheckpoint };
 
 export const AcpChatBackend = Symbol('AcpChatBackend');
 /** One per window: the ACP agents its chat sessions talk to run in the backend. */
@@ -52,7 +80,8 @@ export interface AcpChatBackend extends RpcServer<AcpChatClient> {
     startSession(request: StartAcpSessionRequest): Promise<AcpStartResult>;
     /** Authenticates the agent of this chat session, e.g. with an API key in `meta`; then start again. */
     authenticate(chatSessionId: string, methodId: string, meta?: Record<string, unknown>): Promise<void>;
-    prompt(chatSessionId: string, prompt: acp.ContentBlock[]): Promise<AcpPromptResult>;
+    /** Sends a prompt; `turnId` (the chat request's id) names the turn's checkpoint. */
+    prompt(chatSessionId: string, prompt: acp.ContentBlock[], turnId?: string): Promise<AcpPromptResult>;
     cancel(chatSessionId: string): Promise<void>;
     setMode(chatSessionId: string, modeId: string): Promise<void>;
     setModel(chatSessionId: string, modelId: string): Promise<void>;
@@ -67,6 +96,17 @@ export interface AcpChatBackend extends RpcServer<AcpChatClient> {
      * text in its place, if the file holds exactly what the agent proposed; false (nothing written) otherwise.
      */
     replaceWritten(chatSessionId: string, filePath: string, expected: string, reviewed: string): Promise<boolean>;
+    /** What a turn changed, as recorded (also after a backend restart); undefined when it changed nothing. */
+    turnCheckpoint(chatSessionId: string, turnId: string): Promise<AcpTurnCheckpoint | undefined>;
+    /** A file's text before or after a turn, undefined when it did not exist then. */
+    turnFileContent(chatSessionId: string, turnId: string, filePath: string, side: 'before' | 'after'): Promise<string | undefined>;
+    /**
+     * Restore to before this turn: the files it and every later turn of the chat changed (or only `files`)
+     * get their content from before it. Files changed since are written only when named in `overwrite`.
+     */
+    restoreTurn(chatSessionId: string, turnId: string, options: { files?: string[]; overwrite: string[]; skip: string[] }): Promise<AcpRestoreResult>;
+    /** Writes a restored file as the turn left it again, if it holds what it held before the turn (or `force`). */
+    reapplyTurnFile(chatSessionId: string, turnId: string, filePath: string, force: boolean): Promise<AcpRestoreResult>;
 }
 
 export const AcpChatClient = Symbol('AcpChatClient');

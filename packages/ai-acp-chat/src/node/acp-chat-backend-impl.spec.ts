@@ -11,6 +11,8 @@ import { ProcessManager } from '@theia/process/lib/node/process-manager';
 import { AcpChatClient } from '../common/acp-chat-protocol';
 import { AcpChatBackendImpl } from './acp-chat-backend-impl';
 import { AcpTerminalHost } from './acp-terminal-host';
+import { AcpTurnCheckpoints } from './acp-turn-checkpoints';
+import { EnvVariablesServer } from '@theia/core/lib/common/env-variables';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { bindContributionProvider } from '@theia/core/lib/common/contribution-provider';
 import { IdeCompanionBackendImpl, WindowAgentCredentials, WindowCompanionRegistry, WindowModuleContribution } from '@theia-cli-companion/ai-cli-core/lib/node';
@@ -68,6 +70,8 @@ describe('AcpChatBackendImpl', function (): void {
         container.bind(WindowCompanionRegistry).toSelf().inSingletonScope();
         container.bind(IdeCompanionBackendImpl).toSelf().inSingletonScope();
         container.bind(WindowAgentCredentials).toService(IdeCompanionBackendImpl);
+        container.bind(EnvVariablesServer).toConstantValue({ getConfigDirUri: async () => FileUri.create(path.join(base, 'config')).toString() } as EnvVariablesServer);
+        container.bind(AcpTurnCheckpoints).toSelf().inSingletonScope();
         container.bind(AcpChatBackendImpl).toSelf().inSingletonScope();
         backend = container.get(AcpChatBackendImpl);
         const client: AcpChatClient = {
@@ -111,6 +115,27 @@ describe('AcpChatBackendImpl', function (): void {
         expect(whole?.split('\n')[49999]).to.equal('output line 50000');
         expect(await backend.toolOutput('chat-1', 'no-such-call')).to.equal(undefined);
     });
+
+    it('records what a turn changed, also files the agent wrote itself, and restores them to before the turn', async () => {
+        fs.writeFileSync(path.join(root, 'a.txt'), 'a before\n');
+        await start();
+        const result = await backend.prompt('chat-1', [{ type: 'text', text: `selfwrite ${path.join(root, 'a.txt')}=a\\nafter ${path.join(root, 'b.txt')}=b` }], 'turn-1');
+        expect(result.checkpoint?.changes.map(change => [change.relativePath, change.kind])).to.deep.equal([['a.txt', 'modified'], ['b.txt', 'added']]);
+        expect(fs.readFileSync(path.join(root, 'a.txt'), 'utf8')).to.equal('a\nafter');
+        expect(await backend.turnFileContent('chat-1', 'turn-1', path.join(root, 'a.txt'), 'before')).to.equal('a before\n');
+        expect(await backend.restoreTurn('chat-1', 'turn-1', { overwrite: [], skip: [] })).to.deep.include({ kind: 'restored', failed: [] });
+        expect(fs.readFileSync(path.join(root, 'a.txt'), 'utf8')).to.equal('a before\n');
+        expect(fs.existsSync(path.join(root, 'b.txt'))).to.equal(false);
+        const quiet = await backend.prompt('chat-1', [{ type: 'text', text: 'echo nothing changes' }], 'turn-2');
+        expect(quiet.checkpoint).to.equal(undefined);
+        await expectRejected(backend.restoreTurn('chat-1', 'x'.repeat(201), { overwrite: [], skip: [] }));
+        await expectRejected(backend.restoreTurn('chat-1', 'turn-1', { overwrite: [], skip: [], extra: 1 } as never));
+    });
+
+    async function expectRejected(promise: Promise<unknown>): Promise<void> {
+        const error = await promise.then(() => undefined, (rejection: Error) => rejection);
+        expect(error, 'the call should have been refused').to.be.instanceOf(Error);
+    }
 
     async function start(command = process.execPath): Promise<void> {
         const result = await backend.startSession({

@@ -10,10 +10,11 @@ import { checkInsideRoots, describeRefusal, OutsideRootsError, readFileWithinRoo
 import { IDE_MCP_SERVER_NAME, mcpServersForAgent, SharedMcpServer } from '../common/theia-mcp-servers';
 import { sliceLines } from '../common/slice-lines';
 import { AcpTerminalHost } from './acp-terminal-host';
+import { AcpTurnCheckpoints } from './acp-turn-checkpoints';
 import { WindowAgentCredentials } from '@theia-cli-companion/ai-cli-core/lib/node';
 import type { AgentCredential } from '@theia-cli-companion/ai-cli-core/lib/node';
 import {
-    AcpChatBackend, AcpChatClient, AcpPromptResult, AcpSessionInfo, AcpStartResult, StartAcpSessionRequest
+    AcpChatBackend, AcpChatClient, AcpPromptResult, AcpRestoreResult, AcpSessionInfo, AcpStartResult, AcpTurnCheckpoint, StartAcpSessionRequest
 } from '../common/acp-chat-protocol';
 
 interface ChatBinding {
@@ -50,12 +51,18 @@ const SharedMcpServersSchema = z.array(z.union([
 
 /** A file path from the window: checked to be absolute and inside the roots where it is used. */
 const FilePathSchema = z.string().min(1).max(4096);
+/** A turn's id: the chat request's. */
+const TurnIdSchema = z.string().min(1).max(200);
+const RestoreOptionsSchema = z.object({
+    files: z.array(FilePathSchema).max(100_000).optional(), overwrite: z.array(FilePathSchema).max(100_000), skip: z.array(FilePathSchema).max(100_000)
+}).strict();
 @injectable()
 export class AcpChatBackendImpl implements AcpChatBackend {
 
     @inject(ILogger) @named('ai-acp-chat:AcpChatBackend') protected readonly logger: ILogger;
     @inject(AcpTerminalHost) protected readonly terminals: AcpTerminalHost;
     @inject(WindowAgentCredentials) protected readonly windowCredentials: WindowAgentCredentials;
+    @inject(AcpTurnCheckpoints) protected readonly checkpoints: AcpTurnCheckpoints;
 
     protected client?: AcpChatClient;
     protected readonly chats = new Map<string, ChatBinding>();
@@ -110,6 +117,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
                 chat.session = await chat.agent.newSession({ cwd: request.cwd, mcpServers });
             }
             this.logger.info(`Chat ${request.chatSessionId}: ${request.agent.name} session ${chat.session!.sessionId} ${loaded ? 'loaded' : 'started'} in ${request.cwd}`);
+            this.checkpoints.warmUp(chat.roots);
             return { ok: true, session: { ...this.describe(request.chatSessionId, chat, loaded), ...(loadFailure ? { loadFailure } : {}) } };
         } catch (error) {
             if (error instanceof AcpAgentNotFoundError) {
@@ -295,17 +303,45 @@ export class AcpChatBackendImpl implements AcpChatBackend {
         this.logger.info(`Chat ${chatSessionId}: authenticated with ${methodId}`);
     }
 
-    async prompt(chatSessionId: string, prompt: acp.ContentBlock[]): Promise<AcpPromptResult> {
-        const session = this.require(chatSessionId).session;
+    async prompt(chatSessionId: string, prompt: acp.ContentBlock[], turnId?: string): Promise<AcpPromptResult> {
+        const chat = this.require(chatSessionId);
+        const session = chat.session;
         if (!session) {
             return { ok: false, message: 'The chat has no agent session; start one first' };
         }
+        const turn = turnId === undefined ? undefined : TurnIdSchema.parse(turnId);
+        // The folders are snapshotted around the turn: whatever wrote the files (the agent itself, too), the turn can be undone.
+        if (turn !== undefined) {
+            await this.checkpoints.begin(chatSessionId, turn, chat.roots);
+        }
+        let result: AcpPromptResult;
         try {
             const response = await session.prompt(prompt);
-            return { ok: true, stopReason: response.stopReason, meta: response._meta ?? undefined };
+            result = { ok: true, stopReason: response.stopReason, meta: response._meta ?? undefined };
         } catch (error) {
-            return { ok: false, message: messageOf(error) };
+            result = { ok: false, message: messageOf(error) };
         }
+        const checkpoint = turn === undefined ? undefined : await this.checkpoints.end(chatSessionId, turn).catch(error => {
+            this.logger.warn(`Chat ${chatSessionId}: the files turn ${turn} changed could not be recorded: ${messageOf(error)}`);
+            return undefined;
+        });
+        return checkpoint ? { ...result, checkpoint } : result;
+    }
+
+    async turnCheckpoint(chatSessionId: string, turnId: string): Promise<AcpTurnCheckpoint | undefined> {
+        return this.checkpoints.checkpoint(z.string().parse(chatSessionId), TurnIdSchema.parse(turnId));
+    }
+
+    async turnFileContent(chatSessionId: string, turnId: string, filePath: string, side: 'before' | 'after'): Promise<string | undefined> {
+        return this.checkpoints.content(z.string().parse(chatSessionId), TurnIdSchema.parse(turnId), FilePathSchema.parse(filePath), z.enum(['before', 'after']).parse(side));
+    }
+
+    async restoreTurn(chatSessionId: string, turnId: string, options: { files?: string[]; overwrite: string[]; skip: string[] }): Promise<AcpRestoreResult> {
+        return this.checkpoints.restore(z.string().parse(chatSessionId), TurnIdSchema.parse(turnId), RestoreOptionsSchema.parse(options));
+    }
+
+    async reapplyTurnFile(chatSessionId: string, turnId: string, filePath: string, force: boolean): Promise<AcpRestoreResult> {
+        return this.checkpoints.reapply(z.string().parse(chatSessionId), TurnIdSchema.parse(turnId), FilePathSchema.parse(filePath), z.boolean().parse(force));
     }
 
     async cancel(chatSessionId: string): Promise<void> {

@@ -4,6 +4,7 @@ import { RpcProxy } from '@theia/core/lib/common/messaging/proxy-factory';
 import { AcpChatBackend, AcpChatClient, acpChatServicePath } from '../common/acp-chat-protocol';
 import { AcpChatBackendImpl } from './acp-chat-backend-impl';
 import { AcpTerminalHost } from './acp-terminal-host';
+import { AcpTurnCheckpoints } from './acp-turn-checkpoints';
 
 const windowConnectionModule = ConnectionContainerModule.create(({ bind, bindBackendService }) => {
     bind(AcpTerminalHost).toSelf().inSingletonScope();
@@ -17,5 +18,7 @@ const windowConnectionModule = ConnectionContainerModule.create(({ bind, bindBac
 });
 
 export default new ContainerModule(bind => {
+    // One store for every window: a chat's checkpoints outlive its window (a reload) and the backend (a restart).
+    bind(AcpTurnCheckpoints).toSelf().inSingletonScope();
     bind(ConnectionContainerModule).toConstantValue(windowConnectionModule);
 });

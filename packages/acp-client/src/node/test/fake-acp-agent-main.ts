@@ -116,6 +116,24 @@ const turns: Record<string, (cx: Context, args: string[]) => Promise<acp.PromptR
         await say(cx, `Wrote ${filePath}.`);
         return { stopReason: 'end_turn' };
     },
+    /**
+     * Writes files itself, as Claude Code and Codex do, without the client: `selfwrite <path>=<text> …`
+     * (`\\n` in the text is a line break); each write is a completed edit tool call with its location.
+     */
+    async selfwrite(cx, assignments) {
+        for (const [index, assignment] of assignments.entries()) {
+            const at = assignment.indexOf('=');
+            const filePath = assignment.slice(0, at);
+            const text = assignment.slice(at + 1).split('\\n').join('\n');
+            fs.writeFileSync(filePath, text);
+            await update(cx, {
+                sessionUpdate: 'tool_call', toolCallId: `self-${index + 1}`, title: `Editing ${filePath}`, kind: 'edit', status: 'completed',
+                locations: [{ path: filePath, line: text.split('\n').length }]
+            });
+        }
+        await say(cx, `Wrote ${assignments.length} file(s).`);
+        return { stopReason: 'end_turn' };
+    },
     /** Starts `sh -c <rest>` in a client terminal with no output limit and says its id, without waiting for it. */
     async spawn(cx, words) {
         const terminal = await cx.client.createTerminal({ sessionId: cx.params.sessionId, command: 'sh', args: ['-c', words.join(' ')] });

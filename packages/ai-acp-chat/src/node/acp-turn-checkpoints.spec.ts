@@ -1,0 +1,134 @@
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { Container } from '@theia/core/shared/inversify';
+import { ILogger } from '@theia/core/lib/common/logger';
+import { FileUri } from '@theia/core/lib/common/file-uri';
+import { EnvVariablesServer } from '@theia/core/lib/common/env-variables';
+import { AcpTurnCheckpoints } from './acp-turn-checkpoints';
+
+describe('AcpTurnCheckpoints', () => {
+    let base: string;
+    let root: string;
+    let configDir: string;
+    const logged: string[] = [];
+
+    const checkpointsInstance = () => {
+        const container = new Container();
+        const log = async (message: unknown) => { logged.push(String(message)); };
+        container.bind(ILogger).toConstantValue({ debug: log, info: log, warn: log, error: log } as unknown as ILogger);
+        container.bind(EnvVariablesServer).toConstantValue({ getConfigDirUri: async () => FileUri.create(configDir).toString() } as EnvVariablesServer);
+        container.bind(AcpTurnCheckpoints).toSelf().inSingletonScope();
+        return container.get(AcpTurnCheckpoints);
+    };
+    const file = (name: string) => path.join(root, name);
+    const write = (name: string, text: string) => fs.writeFileSync(file(name), text);
+    const read = (name: string) => fs.existsSync(file(name)) ? fs.readFileSync(file(name), 'utf8') : undefined;
+
+    /** One turn: the files `changes` names get their text (undefined: removed) while it runs. */
+    async function turn(checkpoints: AcpTurnCheckpoints, turnId: string, changes: Record<string, string | undefined>) {
+        await checkpoints.begin('chat-1', turnId, [root]);
+        for (const [name, text] of Object.entries(changes)) {
+            if (text === undefined) {
+                fs.rmSync(file(name));
+            } else {
+                write(name, text);
+            }
+        }
+        return checkpoints.end('chat-1', turnId);
+    }
+
+    beforeEach(() => {
+        base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-checkpoints-spec-')));
+        root = path.join(base, 'workspace');
+        configDir = path.join(base, 'config');
+        fs.mkdirSync(root);
+        logged.length = 0;
+        write('a.txt', 'a before\n');
+        write('b.txt', 'b before\r\n');
+        write('keep.txt', 'untouched\n');
+    });
+
+    afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
+
+    it('lists what a turn changed, whoever wrote it, and nothing for a turn that changed nothing', async () => {
+        const checkpoints = checkpointsInstance();
+        expect(await turn(checkpoints, 'quiet', {})).to.equal(undefined);
+        const checkpoint = await turn(checkpoints, 't1', { 'a.txt': 'a after\n', 'new.txt': 'new\n', 'b.txt': undefined });
+        expect(checkpoint?.changes.map(change => [change.relativePath, change.kind])).to.deep.equal([['a.txt', 'modified'], ['b.txt', 'deleted'], ['new.txt', 'added']]);
+        expect(await checkpoints.content('chat-1', 't1', file('a.txt'), 'before')).to.equal('a before\n');
+        expect(await checkpoints.content('chat-1', 't1', file('a.txt'), 'after')).to.equal('a after\n');
+        expect(await checkpoints.content('chat-1', 't1', file('new.txt'), 'before')).to.equal(undefined);
+    });
+
+    it('restores two files to before the turn, byte for byte, and again after a backend restart', async () => {
+        await turn(checkpointsInstance(), 't1', { 'a.txt': 'a after\n', 'b.txt': 'b after\n', 'new.txt': 'new\n' });
+        const restarted = checkpointsInstance();
+        const result = await restarted.restore('chat-1', 't1', { overwrite: [], skip: [] });
+        expect(result).to.deep.equal({ kind: 'restored', restored: [file('a.txt'), file('b.txt'), file('new.txt')], failed: [] });
+        expect([read('a.txt'), read('b.txt'), read('new.txt'), read('keep.txt')]).to.deep.equal(['a before\n', 'b before\r\n', undefined, 'untouched\n']);
+        expect((await restarted.checkpoint('chat-1', 't1'))?.changes.every(change => change.restoredAt !== undefined)).to.equal(true);
+    });
+
+    it('restoring an earlier turn undoes the later turns too, to the content before the earlier one', async () => {
+        const checkpoints = checkpointsInstance();
+        await turn(checkpoints, 't1', { 'a.txt': 'a one\n' });
+        await turn(checkpoints, 't2', { 'a.txt': 'a two\n', 'b.txt': 'b two\n' });
+        await checkpoints.restore('chat-1', 't1', { overwrite: [], skip: [] });
+        expect([read('a.txt'), read('b.txt')]).to.deep.equal(['a before\n', 'b before\r\n']);
+    });
+
+    it('never overwrites a file changed after the turn without being told: names it, writes nothing; then overwrites or skips it as told', async () => {
+        const checkpoints = checkpointsInstance();
+        await turn(checkpoints, 't1', { 'a.txt': 'a after\n', 'b.txt': 'b after\n' });
+        write('b.txt', 'the user\'s own edit\n');
+        expect(await checkpoints.restore('chat-1', 't1', { overwrite: [], skip: [] })).to.deep.equal({ kind: 'changed-since', files: [file('b.txt')] });
+        expect([read('a.txt'), read('b.txt')]).to.deep.equal(['a after\n', 'the user\'s own edit\n']);
+
+        expect(await checkpoints.restore('chat-1', 't1', { overwrite: [], skip: [file('b.txt')] }))
+            .to.deep.equal({ kind: 'restored', restored: [file('a.txt')], failed: [] });
+        expect([read('a.txt'), read('b.txt')]).to.deep.equal(['a before\n', 'the user\'s own edit\n']);
+
+        expect(await checkpoints.restore('chat-1', 't1', { overwrite: [file('b.txt')], skip: [] }))
+            .to.deep.equal({ kind: 'restored', restored: [file('b.txt')], failed: [] });
+        expect(read('b.txt')).to.equal('b before\r\n');
+    });
+
+    it('restores one file of a turn, and applies it again as the turn left it', async () => {
+        const checkpoints = checkpointsInstance();
+        await turn(checkpoints, 't1', { 'a.txt': 'a after\n', 'b.txt': 'b after\n' });
+        await checkpoints.restore('chat-1', 't1', { files: [file('a.txt')], overwrite: [], skip: [] });
+        expect([read('a.txt'), read('b.txt')]).to.deep.equal(['a before\n', 'b after\n']);
+        write('a.txt', 'edited meanwhile\n');
+        expect(await checkpoints.reapply('chat-1', 't1', file('a.txt'), false)).to.deep.equal({ kind: 'changed-since', files: [file('a.txt')] });
+        expect(await checkpoints.reapply('chat-1', 't1', file('a.txt'), true)).to.deep.equal({ kind: 'restored', restored: [file('a.txt')], failed: [] });
+        expect(read('a.txt')).to.equal('a after\n');
+        expect((await checkpoints.checkpoint('chat-1', 't1'))?.changes.find(change => change.path === file('a.txt'))?.restoredAt).to.equal(undefined);
+    });
+
+    it('sets an unreadable record aside with a warning and keeps working', async () => {
+        await turn(checkpointsInstance(), 't1', { 'a.txt': 'a after\n' });
+        const [record] = fs.readdirSync(path.join(configDir, 'cli-companion', 'acp-checkpoints', 'chats'));
+        fs.writeFileSync(path.join(configDir, 'cli-companion', 'acp-checkpoints', 'chats', record), '[{"turnId": 5}]');
+        const restarted = checkpointsInstance();
+        expect(await restarted.restore('chat-1', 't1', { overwrite: [], skip: [] })).to.include({ kind: 'unavailable' });
+        expect(logged.join('\n')).to.match(/checkpoints of chat chat-1 .* are unreadable and were set aside/);
+        expect(await turn(restarted, 't2', { 'a.txt': 'again\n' })).to.not.equal(undefined);
+    });
+
+    it('refuses to restore through a folder swapped for a link out of the workspace', async () => {
+        fs.mkdirSync(path.join(root, 'docs'));
+        write('docs/notes.md', 'notes before\n');
+        const checkpoints = checkpointsInstance();
+        await turn(checkpoints, 't1', { 'docs/notes.md': 'notes after\n' });
+        const outside = path.join(base, 'outside');
+        fs.mkdirSync(outside);
+        fs.writeFileSync(path.join(outside, 'notes.md'), 'notes after\n');
+        fs.rmSync(path.join(root, 'docs'), { recursive: true });
+        fs.symlinkSync(outside, path.join(root, 'docs'));
+        const result = await checkpoints.restore('chat-1', 't1', { overwrite: [], skip: [] });
+        expect(result.kind === 'restored' && result.failed[0]?.reason).to.match(/no longer lies inside the workspace folders/);
+        expect(fs.readFileSync(path.join(outside, 'notes.md'), 'utf8')).to.equal('notes after\n');
+    });
+});

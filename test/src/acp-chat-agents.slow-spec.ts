@@ -15,7 +15,7 @@ const FAKE_AGENT = path.join(REPO_ROOT, 'packages', 'acp-client', 'lib', 'node',
 describe('ACP chat: user-defined agents, their file reads, terminals, cancel and crashes', function (): void {
     this.timeout(300000);
     let agentLog = '';
-    const bed = AcpChatTestbed.install({ 'notes.md': '# Notes\n' }, sandbox => {
+    const bed = AcpChatTestbed.install({ 'notes.md': '# Notes\n', 'alpha.txt': 'alpha before\n', 'beta.txt': 'beta before\n' }, sandbox => {
         agentLog = path.join(sandbox.tmp, 'fake-agent.jsonl');
         updateTheiaSettings(sandbox, {
             'ai-features.mcp.mcpServers': { listed: { command: 'node', args: ['listed-server.js'], env: { LEVEL: 'debug' } } },
@@ -164,6 +164,58 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
         await until(() => agentCalls().some(call => call.method === 'session/set_model' && call.params.modelId === 'fake-flash'), 'session/set_model fake-flash', 20000);
         // The backend logs a switch once the agent has answered it, after the agent recorded the request.
         await until(() => /mode yolo/.test(bed.backend.log) && /model fake-flash/.test(bed.backend.log), 'the backend to log both switches', 10000);
+    });
+
+    it('lists a turn\'s two edited files as a change set and restores them to before the turn, never overwriting the user\'s later edit unasked', async () => {
+        const { page } = bed.window;
+        const consoleLines: string[] = [];
+        page.on('console', message => consoleLines.push(message.text()));
+        const file = (name: string) => path.join(bed.workspace, name);
+        const disk = (name: string) => fs.existsSync(file(name)) ? fs.readFileSync(file(name), 'utf8') : undefined;
+        // The agent writes both files itself (as Claude Code and Codex do), not through the IDE.
+        const response = await bed.chat.send(`selfwrite ${file('alpha.txt')}=alpha\\nafter ${file('beta.txt')}=beta\\nafter`);
+        await bed.chat.finished(response);
+        expect([disk('alpha.txt'), disk('beta.txt')]).to.deep.equal(['alpha\nafter', 'beta\nafter']);
+        expect(await bed.chat.text(response)).to.contain('Changed in this turn: alpha.txt, beta.txt.');
+        const changeSet = page.locator('#chat-view-widget .theia-ChatInput-ChangeSet-Box');
+        await until(async () => (await changeSet.locator('.theia-ChatInput-ChangeSet-title').allInnerTexts()).sort().join() === 'alpha.txt,beta.txt',
+            'the change set to list both files', 20000);
+
+        // The turn's own change of a file, in a diff.
+        await changeSet.locator('li', { hasText: 'alpha.txt' }).click();
+        await page.locator('.lm-TabBar-tab', { hasText: 'alpha.txt (Fake: before ↔ after the turn)' }).first().waitFor({ state: 'visible', timeout: 20000 });
+
+        // The user edits beta.txt afterwards (saved by Theia's default auto-save).
+        await bed.window.openFile('beta.txt');
+        await page.keyboard.press('Control+End');
+        await page.keyboard.type('mine');
+        await until(() => disk('beta.txt') === 'beta\naftermine', 'the user\'s edit to be saved', 20000);
+
+        const restoreButton = response.locator('button', { hasText: 'Restore to Before This Turn' });
+        const question = page.locator('.theia-notification-list-item', { hasText: 'Changed after the agent\'s turn' }).first();
+        await restoreButton.click();
+        await question.waitFor({ state: 'visible', timeout: 20000 });
+        expect(await question.innerText()).to.contain('beta.txt').and.not.contain('alpha.txt');
+        expect(disk('alpha.txt'), 'nothing written before the user answers').to.equal('alpha\nafter');
+        await question.locator('button', { hasText: 'Restore Only the Others' }).click();
+        await until(() => disk('alpha.txt') === 'alpha before\n', 'alpha.txt to be restored', 20000);
+        expect(disk('beta.txt'), 'the user\'s edit kept').to.equal('beta\naftermine');
+
+        await restoreButton.click();
+        await question.waitFor({ state: 'visible', timeout: 20000 });
+        await question.locator('button', { hasText: 'Overwrite Them' }).click();
+        await until(() => disk('beta.txt') === 'beta before\n', 'beta.txt to be restored when the user says to overwrite', 20000);
+        await until(async () => (await changeSet.locator('.theia-ChatInput-ChangeSet-title.pending').count()) === 2, 'both elements to show as restored', 20000)
+            .catch(async error => {
+                throw new Error(`${error.message}: ${await changeSet.innerHTML()}; ${await bed.window.notifications()} ${consoleLines.join('\n').slice(-3000)}`);
+            });
+        await bed.window.saveDocScreenshot('acp-turn-restored', page.locator('#chat-view-widget'));
+
+        // Apply writes the turn's content again.
+        // The actions show while the pointer is over the row.
+        await changeSet.locator('li', { hasText: 'alpha.txt' }).hover();
+        await changeSet.locator('li', { hasText: 'alpha.txt' }).locator('.codicon-check').click();
+        await until(() => disk('alpha.txt') === 'alpha\nafter', 'alpha.txt to hold the turn\'s content again', 20000);
     });
 
     it('an agent that is not installed answers with its install command', async () => {

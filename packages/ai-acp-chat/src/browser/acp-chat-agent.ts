@@ -12,6 +12,7 @@ import { AcpChatBackend, AcpSessionInfo, AcpStartFailure, AcpStartResult } from 
 import type { SharedMcpServer } from '../common/theia-mcp-servers';
 import { AcpChatClientImpl } from './acp-chat-client-impl';
 import { AcpChatTurn } from './acp-chat-turn';
+import type { AcpTurnChanges } from './checkpoints/acp-turn-changes';
 import { AcpPromptAttachments } from './prompt/acp-prompt-attachments';
 import { AttachmentOutcome, promptBlocks } from './prompt/acp-prompt-blocks';
 
@@ -28,6 +29,8 @@ export interface AcpChatAgentServices {
     readonly client: AcpChatClientImpl;
     readonly diffs: DiffReviewService;
     readonly attachments: AcpPromptAttachments;
+    /** Lists the files each turn changed, with its checkpoint's restore. */
+    readonly turnChanges: Pick<AcpTurnChanges, 'record'>;
     /** The folder the agent works in and every workspace folder; undefined when no folder is open. */
     readonly workspace: () => Promise<{ cwd: string; roots: string[] } | undefined>;
     readonly onCommands: (agent: AcpChatAgent, commands: acp.AvailableCommand[]) => void;
@@ -103,7 +106,11 @@ export class AcpChatAgent implements ChatAgent {
             const result = await backend.prompt(chatId, [
                 ...notes.map(text => ({ type: 'text' as const, text })),
                 ...(blocks.length ? blocks : [{ type: 'text' as const, text: '' }])
-            ]);
+            ], request.id);
+            if (result.checkpoint) {
+                // Also after a failed or cancelled turn: whatever it wrote can be restored.
+                this.services.turnChanges.record(request, result.checkpoint, this.name);
+            }
             if (!result.ok) {
                 if (turn.exitMessage) {
                     this.sessions.delete(chatId);

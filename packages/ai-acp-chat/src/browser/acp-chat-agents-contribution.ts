@@ -15,6 +15,7 @@ import { BUILT_IN_ACP_AGENTS, parseAgentDefinitions } from '@theia-cli-companion
 import { AcpChatBackend } from '../common/acp-chat-protocol';
 import { ACP_AGENTS_PREF, ACP_BUILT_IN_AGENTS_PREF, ACP_SHARE_MCP_SERVERS_PREF, AcpChatPreferences } from '../common/acp-chat-preferences';
 import { SharedMcpServer, sharedMcpServersOf, THEIA_MCP_SERVERS_PREF } from '../common/theia-mcp-servers';
+import { AcpTurnChanges } from './checkpoints/acp-turn-changes';
 import { AcpPromptAttachments } from './prompt/acp-prompt-attachments';
 import { AcpChatAgent } from './acp-chat-agent';
 import { AcpChatClientImpl } from './acp-chat-client-impl';
@@ -33,6 +34,7 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
     @inject(AcpChatClientImpl) protected readonly client: AcpChatClientImpl;
     @inject(DiffReviewService) protected readonly diffs: DiffReviewService;
     @inject(AcpPromptAttachments) protected readonly attachments: AcpPromptAttachments;
+    @inject(AcpTurnChanges) protected readonly turnChanges: AcpTurnChanges;
     @inject(WorkspaceService) protected readonly workspace: WorkspaceService;
     @inject(AcpChatPreferences) protected readonly preferences: AcpChatPreferences;
     @inject(ExecutionSettings) protected readonly settings: ExecutionSettings;
@@ -83,6 +85,7 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
         });
         this.registered = definitions.map(definition => new AcpChatAgent(definition, {
             backend: this.backend, client: this.client, diffs: this.diffs, keyStore: this.keyStore, quickInput: this.quickInput, attachments: this.attachments,
+            turnChanges: this.turnChanges,
             workspace: async () => {
                 const roots = (await this.workspace.roots).map(root => root.resource.path.fsPath());
                 return roots.length ? { cwd: roots[0], roots } : undefined;

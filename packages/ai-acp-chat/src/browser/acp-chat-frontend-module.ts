@@ -14,6 +14,13 @@ import { AcpPromptAttachments } from './prompt/acp-prompt-attachments';
 import { ResourceResolver } from '@theia/core/lib/common/resource';
 import { ToolOutputResourceResolver } from './tool-output-resource-resolver';
 import { SelectionVariableContribution } from './prompt/selection-variable-contribution';
+import { ChatContentDeserializerContribution } from '@theia/ai-chat';
+import { ChangeSetElementDeserializerContribution } from '@theia/ai-chat/lib/common/change-set-element-deserializer';
+import { AcpTurnChanges } from './checkpoints/acp-turn-changes';
+import { AcpTurnChangeDeserializer } from './checkpoints/acp-turn-change-deserializer';
+import { CheckpointResourceResolver } from './checkpoints/checkpoint-resource-resolver';
+import { RestoreTurnButtonDeserializer } from './checkpoints/restore-turn-button-deserializer';
+import { RestoreTurnCommandContribution } from './checkpoints/restore-turn-command-contribution';
 
 export default new ContainerModule(bind => {
     bindAcpChatPreferences(bind);
@@ -32,4 +39,13 @@ export default new ContainerModule(bind => {
     bind(AIVariableContribution).toService(SelectionVariableContribution);
     bind(AcpChatCommandContribution).toSelf().inSingletonScope();
     bind(CommandContribution).toService(AcpChatCommandContribution);
+    bind(AcpTurnChanges).toSelf().inSingletonScope();
+    bind(CheckpointResourceResolver).toSelf().inSingletonScope();
+    bind(ResourceResolver).toService(CheckpointResourceResolver);
+    bind(AcpTurnChangeDeserializer).toSelf().inSingletonScope();
+    bind(ChangeSetElementDeserializerContribution).toService(AcpTurnChangeDeserializer);
+    bind(RestoreTurnButtonDeserializer).toSelf().inSingletonScope();
+    bind(ChatContentDeserializerContribution).toService(RestoreTurnButtonDeserializer);
+    bind(RestoreTurnCommandContribution).toSelf().inSingletonScope();
+    bind(CommandContribution).toService(RestoreTurnCommandContribution);
 });

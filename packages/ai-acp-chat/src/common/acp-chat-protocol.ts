@@ -102,9 +102,10 @@ export interface AcpChatBackend extends RpcServer<AcpChatClient> {
     turnFileContent(chatSessionId: string, turnId: string, filePath: string, side: 'before' | 'after'): Promise<string | undefined>;
     /**
      * Restore to before this turn: the files it and every later turn of the chat changed (or only `files`)
-     * get their content from before it. Files changed since are written only when named in `overwrite`.
+     * get their content from before it. Files changed since (or with unsaved edits in the window: `dirty`)
+     * are written only when named in `overwrite`.
      */
-    restoreTurn(chatSessionId: string, turnId: string, options: { files?: string[]; overwrite: string[]; skip: string[] }): Promise<AcpRestoreResult>;
+    restoreTurn(chatSessionId: string, turnId: string, options: { files?: string[]; overwrite: string[]; skip: string[]; dirty?: string[] }): Promise<AcpRestoreResult>;
     /** Writes a restored file as the turn left it again, if it holds what it held before the turn (or `force`). */
     reapplyTurnFile(chatSessionId: string, turnId: string, filePath: string, force: boolean): Promise<AcpRestoreResult>;
 }

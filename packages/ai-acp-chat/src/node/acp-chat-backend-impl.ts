@@ -54,7 +54,8 @@ const FilePathSchema = z.string().min(1).max(4096);
 /** A turn's id: the chat request's. */
 const TurnIdSchema = z.string().min(1).max(200);
 const RestoreOptionsSchema = z.object({
-    files: z.array(FilePathSchema).max(100_000).optional(), overwrite: z.array(FilePathSchema).max(100_000), skip: z.array(FilePathSchema).max(100_000)
+    files: z.array(FilePathSchema).max(100_000).optional(), overwrite: z.array(FilePathSchema).max(100_000), skip: z.array(FilePathSchema).max(100_000),
+    dirty: z.array(FilePathSchema).max(100_000).optional()
 }).strict();
 @injectable()
 export class AcpChatBackendImpl implements AcpChatBackend {
@@ -336,7 +337,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
         return this.checkpoints.content(z.string().parse(chatSessionId), TurnIdSchema.parse(turnId), FilePathSchema.parse(filePath), z.enum(['before', 'after']).parse(side));
     }
 
-    async restoreTurn(chatSessionId: string, turnId: string, options: { files?: string[]; overwrite: string[]; skip: string[] }): Promise<AcpRestoreResult> {
+    async restoreTurn(chatSessionId: string, turnId: string, options: { files?: string[]; overwrite: string[]; skip: string[]; dirty?: string[] }): Promise<AcpRestoreResult> {
         return this.checkpoints.restore(z.string().parse(chatSessionId), TurnIdSchema.parse(turnId), RestoreOptionsSchema.parse(options));
     }
 

@@ -85,6 +85,9 @@ describe('AcpTurnCheckpoints', () => {
         write('b.txt', 'the user\'s own edit\n');
         expect(await checkpoints.restore('chat-1', 't1', { overwrite: [], skip: [] })).to.deep.equal({ kind: 'changed-since', files: [file('b.txt')] });
         expect([read('a.txt'), read('b.txt')]).to.deep.equal(['a after\n', 'the user\'s own edit\n']);
+        // Unsaved edits in the window count as a change too.
+        expect(await checkpoints.restore('chat-1', 't1', { overwrite: [], skip: [], dirty: [file('a.txt')] }))
+            .to.deep.equal({ kind: 'changed-since', files: [file('a.txt'), file('b.txt')] });
 
         expect(await checkpoints.restore('chat-1', 't1', { overwrite: [], skip: [file('b.txt')] }))
             .to.deep.equal({ kind: 'restored', restored: [file('a.txt')], failed: [] });

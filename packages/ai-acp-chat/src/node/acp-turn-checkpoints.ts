@@ -138,9 +138,11 @@ export class AcpTurnCheckpoints {
      * Puts the files back as they were before the turn: the files this turn and every later turn of the
      * chat changed (all of them, or those in `files`). A file that no longer holds what the last of those
      * turns left there was changed since (by the user, say): unless the caller says to overwrite or skip
-     * it, nothing is written and the files are named.
+     * it, nothing is written and the files are named. So are the files the window has unsaved edits in (`dirty`).
      */
-    async restore(chatSessionId: string, turnId: string, options: { files?: readonly string[]; overwrite: readonly string[]; skip: readonly string[] }): Promise<AcpRestoreResult> {
+    async restore(
+        chatSessionId: string, turnId: string, options: { files?: readonly string[]; overwrite: readonly string[]; skip: readonly string[]; dirty?: readonly string[] }
+    ): Promise<AcpRestoreResult> {
         const turns = await this.turnsOf(chatSessionId);
         const from = turns.findIndex(turn => turn.turnId === turnId);
         if (from < 0) {
@@ -149,6 +151,7 @@ export class AcpTurnCheckpoints {
         const wanted = options.files && new Set(options.files);
         const overwrite = new Set(options.overwrite);
         const skip = new Set(options.skip);
+        const dirty = new Set(options.dirty ?? []);
         // Per file: the content before the earliest of these turns to change it, the content after the latest.
         const plan = new Map<string, { first: StoredTurn['changes'][number]; last: StoredTurn['changes'][number]; roots: string[]; touched: StoredTurn['changes'][number][] }>();
         for (const turn of turns.slice(from)) {
@@ -162,7 +165,7 @@ export class AcpTurnCheckpoints {
         const { blobs } = await this.open();
         const changedSince: string[] = [];
         for (const [file, { last }] of plan) {
-            if (!overwrite.has(file) && !skip.has(file) && await currentSha(file) !== last.after) {
+            if (!overwrite.has(file) && !skip.has(file) && (dirty.has(file) || await currentSha(file) !== last.after)) {
                 changedSince.push(file);
             }
         }

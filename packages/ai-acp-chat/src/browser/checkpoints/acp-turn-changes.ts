@@ -1,0 +1,150 @@
+import { inject, injectable } from '@theia/core/shared/inversify';
+import {
+    ChangeSetImpl, ChatService, CommandChatResponseContentImpl, MarkdownChatResponseContentImpl, MutableChatModel, MutableChatRequestModel
+} from '@theia/ai-chat';
+import { Command } from '@theia/core/lib/common/command';
+import { MessageService } from '@theia/core/lib/common/message-service';
+import { nls } from '@theia/core/lib/common/nls';
+import { FileUri } from '@theia/core/lib/common/file-uri';
+import { open, OpenerService } from '@theia/core/lib/browser/opener-service';
+import { Saveable } from '@theia/core/lib/browser/saveable';
+import { DiffUris } from '@theia/core/lib/browser/diff-uris';
+import { EditorManager } from '@theia/editor/lib/browser/editor-manager';
+import { AcpChatBackend, AcpRestoreResult, AcpTurnCheckpoint, AcpTurnFileChange } from '../../common/acp-chat-protocol';
+import { AcpTurnChangeElement, TurnChangeActions, TurnRef } from './acp-turn-change-element';
+import { checkpointUri } from './checkpoint-resource-resolver';
+
+/** The companion's commands share one category, localized once (by ai-cli-core). */
+const CATEGORY_KEY = 'theia-cli-companion/ide-companion/category';
+export const RESTORE_TURN_COMMAND = Command.toLocalizedCommand({
+    id: 'aiCliCompanion.acp.restoreTurn', category: 'CLI Companion', label: 'Restore to Before This Turn'
+}, 'theia-cli-companion/acp-chat/restoreTurn', CATEGORY_KEY);
+
+/**
+ * The files each agent turn changed, in the chat: Theia AI change set elements (diff, revert, apply)
+ * and a *Restore to Before This Turn* button under the turn's answer. Restores never write over a file
+ * that changed after the turn (on disk or in an editor) without the user saying so.
+ */
+@injectable()
+export class AcpTurnChanges implements TurnChangeActions {
+
+    @inject(AcpChatBackend) protected readonly backend: AcpChatBackend;
+    @inject(ChatService) protected readonly chats: ChatService;
+    @inject(MessageService) protected readonly messages: MessageService;
+    @inject(OpenerService) protected readonly openers: OpenerService;
+    @inject(EditorManager) protected readonly editors: EditorManager;
+
+    /** Shows what the turn changed under its answer and in the chat's change set. */
+    record(request: MutableChatRequestModel, checkpoint: AcpTurnCheckpoint, agentName: string): void {
+        const at = { chatSessionId: request.session.id, turnId: checkpoint.turnId };
+        const changeSet = new ChangeSetImpl(this.elementsOf(at, checkpoint, agentName));
+        changeSet.setTitle(nls.localize('theia-cli-companion/acp-chat/changeSetTitle', 'Changed by {0}', agentName));
+        request.changeSet = changeSet;
+        const files = checkpoint.changes.map(change => `\`${change.relativePath}\``).join(', ');
+        const cut = checkpoint.truncated ? ` ${nls.localize('theia-cli-companion/acp-chat/checkpointCut',
+            '(A folder has more files than a checkpoint records: changes to the others are not listed.)')}` : '';
+        request.response.response.addContent(new MarkdownChatResponseContentImpl(`\n\n*${nls.localize('theia-cli-companion/acp-chat/turnChanged',
+            'Changed in this turn: {0}.', files)}${cut}*\n\n`));
+        request.response.response.addContent(new CommandChatResponseContentImpl(RESTORE_TURN_COMMAND, undefined, [at.chatSessionId, at.turnId]));
+    }
+
+    elementsOf(at: TurnRef, checkpoint: AcpTurnCheckpoint, agentName: string): AcpTurnChangeElement[] {
+        return checkpoint.changes.map(change => new AcpTurnChangeElement(at, change, agentName, this));
+    }
+
+    /** The turn's own change of the file: before and after it, read-only. */
+    async openChange(at: TurnRef, change: AcpTurnFileChange, agentName: string): Promise<void> {
+        const file = FileUri.create(change.path);
+        const label = nls.localize('theia-cli-companion/acp-chat/turnDiffLabel', '{0} ({1}: before ↔ after the turn)', file.path.base, agentName);
+        await open(this.openers, DiffUris.encode(checkpointUri(file, { ...at, side: 'before' }), checkpointUri(file, { ...at, side: 'after' }), label));
+    }
+
+    async restore(at: TurnRef, files?: string[]): Promise<void> {
+        const dirty = this.editors.all.filter(widget => Saveable.get(widget)?.dirty && widget.editor.uri.scheme === 'file').map(widget => widget.editor.uri.path.fsPath());
+        let result = await this.backend.restoreTurn(at.chatSessionId, at.turnId, { files, overwrite: [], skip: [], dirty });
+        if (result.kind === 'changed-since') {
+            const changed = result.files;
+            const overwrite = nls.localize('theia-cli-companion/acp-chat/overwrite', 'Overwrite Them');
+            const others = nls.localize('theia-cli-companion/acp-chat/restoreOthers', 'Restore Only the Others');
+            const choice = await this.messages.warn(nls.localize('theia-cli-companion/acp-chat/changedSinceTurn',
+                'Changed after the agent\'s turn (on disk or unsaved in an editor): {0}. Overwrite them with their content from before the turn, or restore only the other files?',
+                changed.map(file => this.nameOf(file)).join(', ')), overwrite, others);
+            if (choice !== overwrite && choice !== others) {
+                return;
+            }
+            result = await this.backend.restoreTurn(at.chatSessionId, at.turnId, {
+                files, overwrite: choice === overwrite ? [...changed] : [], skip: choice === others ? [...changed] : [], dirty
+            });
+        }
+        await this.report(result, at);
+    }
+
+    async reapply(at: TurnRef, file: string): Promise<void> {
+        let result = await this.backend.reapplyTurnFile(at.chatSessionId, at.turnId, file, false);
+        if (result.kind === 'changed-since') {
+            const overwrite = nls.localize('theia-cli-companion/acp-chat/overwriteOne', 'Overwrite');
+            const choice = await this.messages.warn(nls.localize('theia-cli-companion/acp-chat/changedSinceRestore',
+                '{0} changed after it was restored. Overwrite it with the agent\'s version?', this.nameOf(file)), overwrite);
+            if (choice !== overwrite) {
+                return;
+            }
+            result = await this.backend.reapplyTurnFile(at.chatSessionId, at.turnId, file, true);
+        }
+        await this.report(result, at);
+    }
+
+    protected async report(result: AcpRestoreResult, at: TurnRef): Promise<void> {
+        if (result.kind === 'unavailable') {
+            this.messages.warn(nls.localize('theia-cli-companion/acp-chat/restoreUnavailable', 'Nothing was restored: {0}.', result.reason));
+            return;
+        }
+        if (result.kind === 'changed-since') {
+            this.messages.warn(nls.localize('theia-cli-companion/acp-chat/changedMeanwhile',
+                'Nothing was restored: {0} changed again meanwhile. Try again.', result.files.map(file => this.nameOf(file)).join(', ')));
+            return;
+        }
+        // An editor with unsaved edits the user chose to overwrite shows the file as written now.
+        for (const widget of this.editors.all.filter(candidate => result.restored.includes(candidate.editor.uri.path.fsPath()))) {
+            const saveable = Saveable.get(widget);
+            if (saveable?.dirty) {
+                await saveable.revert?.();
+            }
+        }
+        if (result.failed.length) {
+            this.messages.warn(nls.localize('theia-cli-companion/acp-chat/restoreFailed', 'Not restored: {0}.',
+                result.failed.map(({ path, reason }) => `${this.nameOf(path)} (${reason})`).join('; ')));
+        }
+        if (result.restored.length) {
+            this.messages.info(nls.localize('theia-cli-companion/acp-chat/restored', 'Restored {0} file(s): {1}.',
+                result.restored.length, result.restored.map(file => this.nameOf(file)).join(', ')));
+        } else if (!result.failed.length) {
+            this.messages.info(nls.localize('theia-cli-companion/acp-chat/nothingToRestore', 'Nothing to restore: the files are already as they were before the turn.'));
+        }
+        await this.refresh(at.chatSessionId);
+    }
+
+    /** The change set's elements show what is restored now: a restore of one turn undoes later turns too. */
+    async refresh(chatSessionId: string): Promise<void> {
+        const model = this.chats.getSession(chatSessionId)?.model as MutableChatModel | undefined;
+        for (const request of model?.getRequests() ?? []) {
+            const ours = request.changeSet?.getElements().find((element): element is AcpTurnChangeElement => element instanceof AcpTurnChangeElement);
+            if (ours) {
+                const checkpoint = await this.backend.turnCheckpoint(chatSessionId, ours.at.turnId);
+                if (checkpoint) {
+                    request.changeSet!.addElements(...this.elementsOf(ours.at, checkpoint, ours.agentName));
+                }
+            }
+        }
+    }
+
+    /** The turns of the chat that changed files, oldest first. */
+    turnsOf(chatSessionId: string): TurnRef[] {
+        const model = this.chats.getSession(chatSessionId)?.model as MutableChatModel | undefined;
+        return (model?.getRequests() ?? []).map(request => request.changeSet?.getElements().find(element => element instanceof AcpTurnChangeElement))
+            .filter((element): element is AcpTurnChangeElement => !!element).map(element => element.at);
+    }
+
+    protected nameOf(file: string): string {
+        return FileUri.create(file).path.base;
+    }
+}

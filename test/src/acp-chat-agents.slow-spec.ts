@@ -15,7 +15,7 @@ const FAKE_AGENT = path.join(REPO_ROOT, 'packages', 'acp-client', 'lib', 'node',
 describe('ACP chat: user-defined agents, their file reads, terminals, cancel and crashes', function (): void {
     this.timeout(300000);
     let agentLog = '';
-    const bed = AcpChatTestbed.install({ 'notes.md': '# Notes\n', 'alpha.txt': 'alpha before\n', 'beta.txt': 'beta before\n' }, sandbox => {
+    const bed = AcpChatTestbed.install({ 'notes.md': '# Notes\n', 'alpha.txt': 'alpha before\n', 'beta.txt': 'beta before\n', 'gamma.txt': '', 'delta.txt': '' }, sandbox => {
         agentLog = path.join(sandbox.tmp, 'fake-agent.jsonl');
         updateTheiaSettings(sandbox, {
             'ai-features.mcp.mcpServers': { listed: { command: 'node', args: ['listed-server.js'], env: { LEVEL: 'debug' } } },
@@ -216,6 +216,34 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
         await changeSet.locator('li', { hasText: 'alpha.txt' }).hover();
         await changeSet.locator('li', { hasText: 'alpha.txt' }).locator('.codicon-check').click();
         await until(() => disk('alpha.txt') === 'alpha\nafter', 'alpha.txt to hold the turn\'s content again', 20000);
+    });
+
+    it('follows the agent when the chat\'s toggle is on: the file and line it edits are shown, the focus stays in the chat', async () => {
+        const { page } = bed.window;
+        const tab = (name: string) => page.locator('#theia-main-content-panel .lm-TabBar-tab', { hasText: name });
+        const focusInChat = () => page.evaluate(() => !!document.activeElement?.closest('#chat-view-widget'));
+        const quiet = await bed.chat.send(`selfwrite ${path.join(bed.workspace, 'gamma.txt')}=one\\ntwo`);
+        await bed.chat.finished(quiet);
+        expect(await tab('gamma.txt').count(), 'not followed while the toggle is off').to.equal(0);
+        const describeFocus = () => page.evaluate(() => {
+            const active = document.activeElement;
+            return `${active?.tagName}.${active?.className} in ${active?.closest('[id]')?.id}`;
+        });
+        expect(await focusInChat(), `the chat input has the focus after a turn: ${await describeFocus()}`).to.equal(true);
+
+        const toggle = (icon: string) => page.locator(`.lm-TabBar-toolbar .item .codicon-${icon}, .theia-sidepanel-toolbar .item .codicon-${icon}`).first();
+        await toggle('eye-closed').click();
+        await toggle('eye').waitFor({ state: 'visible', timeout: 10000 });
+        const followed = await bed.chat.send(`selfwrite ${path.join(bed.workspace, 'delta.txt')}=one\\ntwo\\nthree`);
+        await bed.chat.finished(followed);
+        await tab('delta.txt').first().waitFor({ state: 'visible', timeout: 20000 });
+        expect(await focusInChat(), `the chat input keeps the focus: ${await describeFocus()}`).to.equal(true);
+        // The editor shows the line the tool call is at (the third).
+        await until(async () => (await page.locator('#theia-main-content-panel .monaco-editor .current-line').count()) > 0
+            && (await page.locator('#theia-main-content-panel .monaco-editor .line-numbers.active-line-number').allInnerTexts()).includes('3'),
+        'the editor to show line 3', 20000);
+        await bed.window.runCommand('CLI Companion: Follow the Agent');
+        await toggle('eye-closed').waitFor({ state: 'visible', timeout: 10000 });
     });
 
     it('an agent that is not installed answers with its install command', async () => {

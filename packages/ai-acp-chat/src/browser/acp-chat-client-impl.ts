@@ -1,6 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { inject, injectable, named } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core/lib/common/logger';
+import { Emitter, Event } from '@theia/core/lib/common/event';
 import { IdeCompanionBackend } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { DiffReviewService, ReviewedProposal } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import type { ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
@@ -32,6 +33,9 @@ export class AcpChatClientImpl implements AcpChatClient {
     protected readonly sinks = new Map<string, AcpTurnSink>();
     /** Exits that happened while no turn ran: the next turn of that chat says so. */
     readonly exitsWhileIdle = new Map<string, string>();
+    protected readonly onToolCallEmitter = new Emitter<{ chatSessionId: string; toolCall: ToolCallState }>();
+    /** A tool call of a chat's agent started or changed (its locations say which files it is at). */
+    readonly onToolCall: Event<{ chatSessionId: string; toolCall: ToolCallState }> = this.onToolCallEmitter.event;
 
     attach(chatSessionId: string, sink: AcpTurnSink): void {
         this.sinks.set(chatSessionId, sink);
@@ -45,6 +49,9 @@ export class AcpChatClientImpl implements AcpChatClient {
 
     onSessionUpdate(chatSessionId: string, update: acp.SessionUpdate, toolCall?: ToolCallState): void {
         this.sinks.get(chatSessionId)?.onUpdate(update, toolCall);
+        if (toolCall) {
+            this.onToolCallEmitter.fire({ chatSessionId, toolCall });
+        }
     }
 
     async askPermission(chatSessionId: string, request: acp.RequestPermissionRequest, toolCall: ToolCallState): Promise<acp.RequestPermissionOutcome> {

@@ -21,6 +21,9 @@ import { AcpTurnChangeDeserializer } from './checkpoints/acp-turn-change-deseria
 import { CheckpointResourceResolver } from './checkpoints/checkpoint-resource-resolver';
 import { RestoreTurnButtonDeserializer } from './checkpoints/restore-turn-button-deserializer';
 import { RestoreTurnCommandContribution } from './checkpoints/restore-turn-command-contribution';
+import { FollowAgentContribution } from './follow/follow-agent-contribution';
+import { FollowAgentToggleContribution } from './follow/follow-agent-toggle-contribution';
+import { TabBarToolbarContribution } from '@theia/core/lib/browser/shell/tab-bar-toolbar';
 
 export default new ContainerModule(bind => {
     bindAcpChatPreferences(bind);
@@ -48,4 +51,9 @@ export default new ContainerModule(bind => {
     bind(ChatContentDeserializerContribution).toService(RestoreTurnButtonDeserializer);
     bind(RestoreTurnCommandContribution).toSelf().inSingletonScope();
     bind(CommandContribution).toService(RestoreTurnCommandContribution);
+    bind(FollowAgentContribution).toSelf().inSingletonScope();
+    bind(FrontendApplicationContribution).toService(FollowAgentContribution);
+    bind(FollowAgentToggleContribution).toSelf().inSingletonScope();
+    bind(CommandContribution).toService(FollowAgentToggleContribution);
+    bind(TabBarToolbarContribution).toService(FollowAgentToggleContribution);
 });

@@ -8,6 +8,7 @@ import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-s
 export const ACP_AGENTS_PREF = 'aiCliCompanion.acp.agents';
 export const ACP_BUILT_IN_AGENTS_PREF = 'aiCliCompanion.acp.builtInAgents';
 export const ACP_SHARE_MCP_SERVERS_PREF = 'aiCliCompanion.acp.shareMcpServers';
+export const ACP_FOLLOW_AGENT_PREF = 'aiCliCompanion.acp.followAgent';
 
 export const acpChatPreferenceSchema: PreferenceSchema = {
     properties: {
@@ -48,6 +49,12 @@ export const acpChatPreferenceSchema: PreferenceSchema = {
             description: nls.localize('theia-cli-companion/acp-chat/shareMcpServers',
                 // eslint-disable-next-line @stylistic/max-len -- an nls default text is one string literal
                 'Whether a chat agent is given the MCP servers you configured for Theia AI (ai-features.mcp.mcpServers, read from your user settings only), by agent name; "*" for every agent not named. All get them by default. Example: {"Codex": false}.')
+        },
+        [ACP_FOLLOW_AGENT_PREF]: {
+            type: 'boolean',
+            default: false,
+            description: nls.localize('theia-cli-companion/acp-chat/followAgentPref',
+                'Follow the agent: show the file and line the agent of the chat in view reads or edits, without taking the focus from where you type.')
         }
     }
 };
@@ -56,6 +63,7 @@ export interface AcpChatConfiguration {
     [ACP_AGENTS_PREF]: unknown[];
     [ACP_BUILT_IN_AGENTS_PREF]: boolean;
     [ACP_SHARE_MCP_SERVERS_PREF]: Record<string, unknown>;
+    [ACP_FOLLOW_AGENT_PREF]: boolean;
 }
 
 export const AcpChatPreferences = Symbol('AcpChatPreferences');

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ChangeSetElement } from '@theia/ai-chat';
 import type { SerializableChangeSetElement } from '@theia/ai-chat/lib/common/chat-model-serialization';
 import { ChangeSetElementDeserializerContribution, ChangeSetElementDeserializerRegistry } from '@theia/ai-chat/lib/common/change-set-element-deserializer';
-import { ACP_TURN_CHANGE_KIND, AcpTurnChangeElement } from './acp-turn-change-element';
+import { ACP_TURN_CHANGE_KIND } from './acp-turn-change-element';
 import { AcpTurnChanges } from './acp-turn-changes';
 
 /** A stored chat's element, as `AcpTurnChangeElement.toSerializable` wrote it: checked, since the chat store is a file. */
@@ -27,7 +27,7 @@ export class AcpTurnChangeDeserializer implements ChangeSetElementDeserializerCo
             kind: ACP_TURN_CHANGE_KIND,
             deserialize: (serialized: SerializableChangeSetElement): ChangeSetElement => {
                 const { at, agentName, change } = StoredElementSchema.parse(serialized.data);
-                return new AcpTurnChangeElement(at, change, agentName, this.turnChanges);
+                return this.turnChanges.element(at, change, agentName);
             }
         });
     }

@@ -1,6 +1,7 @@
 import type { ChangeSetElement } from '@theia/ai-chat';
 import type { SerializableChangeSetElement } from '@theia/ai-chat/lib/common/chat-model-serialization';
 import { FileUri } from '@theia/core/lib/common/file-uri';
+import { Emitter } from '@theia/core/lib/common/event';
 import URI from '@theia/core/lib/common/uri';
 import type { AcpTurnFileChange } from '../../common/acp-chat-protocol';
 
@@ -25,9 +26,32 @@ export interface TurnChangeActions {
  */
 export class AcpTurnChangeElement implements ChangeSetElement {
     readonly uri: URI;
+    protected readonly onDidChangeEmitter = new Emitter<void>();
+    readonly onDidChange = this.onDidChangeEmitter.event;
+    protected readonly onDisposeEmitter = new Emitter<void>();
+    /** The chat no longer shows it (replaced, deleted, or the chat closed). */
+    readonly onDispose = this.onDisposeEmitter.event;
 
-    constructor(readonly at: TurnRef, readonly change: AcpTurnFileChange, readonly agentName: string, protected readonly actions: TurnChangeActions) {
-        this.uri = FileUri.create(change.path);
+    constructor(readonly at: TurnRef, protected _change: AcpTurnFileChange, readonly agentName: string, protected readonly actions: TurnChangeActions) {
+        this.uri = FileUri.create(_change.path);
+    }
+
+    get change(): AcpTurnFileChange {
+        return this._change;
+    }
+
+    /** The change as recorded now (restored or not): the chat shows its new state. */
+    update(change: AcpTurnFileChange): void {
+        if (change.restoredAt !== this._change.restoredAt) {
+            this._change = change;
+            this.onDidChangeEmitter.fire();
+        }
+    }
+
+    dispose(): void {
+        this.onDisposeEmitter.fire();
+        this.onDisposeEmitter.dispose();
+        this.onDidChangeEmitter.dispose();
     }
 
     get state(): 'applied' | 'pending' {

@@ -1,7 +1,5 @@
 import { inject, injectable } from '@theia/core/shared/inversify';
-import {
-    ChangeSetImpl, ChatService, CommandChatResponseContentImpl, MarkdownChatResponseContentImpl, MutableChatModel, MutableChatRequestModel
-} from '@theia/ai-chat';
+import { ChangeSetImpl, CommandChatResponseContentImpl, MarkdownChatResponseContentImpl, MutableChatRequestModel } from '@theia/ai-chat';
 import { Command } from '@theia/core/lib/common/command';
 import { MessageService } from '@theia/core/lib/common/message-service';
 import { nls } from '@theia/core/lib/common/nls';
@@ -29,10 +27,12 @@ export const RESTORE_TURN_COMMAND = Command.toLocalizedCommand({
 export class AcpTurnChanges implements TurnChangeActions {
 
     @inject(AcpChatBackend) protected readonly backend: AcpChatBackend;
-    @inject(ChatService) protected readonly chats: ChatService;
     @inject(MessageService) protected readonly messages: MessageService;
     @inject(OpenerService) protected readonly openers: OpenerService;
     @inject(EditorManager) protected readonly editors: EditorManager;
+
+    /** The elements the window's chats show, by chat. */
+    protected readonly live = new Map<string, Set<AcpTurnChangeElement>>();
 
     /** Shows what the turn changed under its answer and in the chat's change set. */
     record(request: MutableChatRequestModel, checkpoint: AcpTurnCheckpoint, agentName: string): void {
@@ -49,7 +49,28 @@ export class AcpTurnChanges implements TurnChangeActions {
     }
 
     elementsOf(at: TurnRef, checkpoint: AcpTurnCheckpoint, agentName: string): AcpTurnChangeElement[] {
-        return checkpoint.changes.map(change => new AcpTurnChangeElement(at, change, agentName, this));
+        return checkpoint.changes.map(change => this.element(at, change, agentName));
+    }
+
+    /**
+     * A change set element, kept track of while the chat shows it (a new turn's, or a reopened chat's):
+     * a restore updates every element of the chat it affects.
+     */
+    element(at: TurnRef, change: AcpTurnFileChange, agentName: string): AcpTurnChangeElement {
+        const element = new AcpTurnChangeElement(at, change, agentName, this);
+        let live = this.live.get(at.chatSessionId);
+        if (!live) {
+            live = new Set();
+            this.live.set(at.chatSessionId, live);
+        }
+        live.add(element);
+        element.onDispose(() => {
+            live.delete(element);
+            if (!live.size && this.live.get(at.chatSessionId) === live) {
+                this.live.delete(at.chatSessionId);
+            }
+        });
+        return element;
     }
 
     /** The turn's own change of the file: before and after it, read-only. */
@@ -125,23 +146,26 @@ export class AcpTurnChanges implements TurnChangeActions {
 
     /** The change set's elements show what is restored now: a restore of one turn undoes later turns too. */
     async refresh(chatSessionId: string): Promise<void> {
-        const model = this.chats.getSession(chatSessionId)?.model as MutableChatModel | undefined;
-        for (const request of model?.getRequests() ?? []) {
-            const ours = request.changeSet?.getElements().find((element): element is AcpTurnChangeElement => element instanceof AcpTurnChangeElement);
-            if (ours) {
-                const checkpoint = await this.backend.turnCheckpoint(chatSessionId, ours.at.turnId);
-                if (checkpoint) {
-                    request.changeSet!.addElements(...this.elementsOf(ours.at, checkpoint, ours.agentName));
+        const byTurn = new Map<string, AcpTurnChangeElement[]>();
+        for (const element of this.live.get(chatSessionId) ?? []) {
+            byTurn.set(element.at.turnId, [...byTurn.get(element.at.turnId) ?? [], element]);
+        }
+        for (const [turnId, elements] of byTurn) {
+            const checkpoint = await this.backend.turnCheckpoint(chatSessionId, turnId);
+            for (const element of elements) {
+                const now = checkpoint?.changes.find(change => change.path === element.change.path);
+                if (now) {
+                    element.update(now);
                 }
             }
         }
     }
 
-    /** The turns of the chat that changed files, oldest first. */
+    /** The turns of the chat that changed files, in the order the chat showed them. */
     turnsOf(chatSessionId: string): TurnRef[] {
-        const model = this.chats.getSession(chatSessionId)?.model as MutableChatModel | undefined;
-        return (model?.getRequests() ?? []).map(request => request.changeSet?.getElements().find(element => element instanceof AcpTurnChangeElement))
-            .filter((element): element is AcpTurnChangeElement => !!element).map(element => element.at);
+        const turns = new Map<string, TurnRef>();
+        (this.live.get(chatSessionId) ?? new Set()).forEach(element => turns.set(element.at.turnId, element.at));
+        return [...turns.values()];
     }
 
     protected nameOf(file: string): string {

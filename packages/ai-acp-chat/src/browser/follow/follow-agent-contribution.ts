@@ -1,0 +1,69 @@
+import { inject, injectable, named } from '@theia/core/shared/inversify';
+import { FrontendApplicationContribution } from '@theia/core/lib/browser/frontend-application-contribution';
+import { DisposableCollection } from '@theia/core/lib/common/disposable';
+import { ILogger } from '@theia/core/lib/common/logger';
+import { FileUri } from '@theia/core/lib/common/file-uri';
+import { EditorManager } from '@theia/editor/lib/browser/editor-manager';
+import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
+import { ChatService } from '@theia/ai-chat';
+import { isPathWithin } from '@theia-cli-companion/cli-process/lib/common';
+import type { ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
+import { AcpChatPreferences, ACP_FOLLOW_AGENT_PREF } from '../../common/acp-chat-preferences';
+import { AcpChatClientImpl } from '../acp-chat-client-impl';
+
+/**
+ * Follow the agent: when the preference is on, the file and line a tool call of the chat in view is at
+ * (its `locations`) are revealed in an editor, without taking the focus from where the user types.
+ * Only files inside the workspace folders: an agent cannot make the IDE show others.
+ */
+@injectable()
+export class FollowAgentContribution implements FrontendApplicationContribution {
+
+    @inject(AcpChatClientImpl) protected readonly client: AcpChatClientImpl;
+    @inject(AcpChatPreferences) protected readonly preferences: AcpChatPreferences;
+    @inject(ChatService) protected readonly chats: ChatService;
+    @inject(EditorManager) protected readonly editors: EditorManager;
+    @inject(WorkspaceService) protected readonly workspace: WorkspaceService;
+    @inject(ILogger) @named('ai-acp-chat:FollowAgent') protected readonly logger: ILogger;
+
+    protected readonly toDispose = new DisposableCollection();
+    /** The last place revealed: a tool call's repeated updates do not reveal it again. */
+    protected lastShown = '';
+
+    onStart(): void {
+        this.toDispose.push(this.client.onToolCall(({ chatSessionId, toolCall }) => {
+            if (this.preferences[ACP_FOLLOW_AGENT_PREF] && this.chats.getActiveSession()?.id === chatSessionId) {
+                void this.follow(toolCall);
+            }
+        }));
+    }
+
+    onStop(): void {
+        this.toDispose.dispose();
+    }
+
+    protected async follow(toolCall: ToolCallState): Promise<void> {
+        const location = toolCall.locations.at(-1);
+        if (!location || !FileUri.create(location.path).path.isAbsolute) {
+            return;
+        }
+        const place = JSON.stringify([toolCall.toolCallId, location.path, location.line]);
+        const roots = this.workspace.tryGetRoots().map(root => root.resource.path.fsPath());
+        if (place === this.lastShown || !roots.some(root => isPathWithin(location.path, root))) {
+            return;
+        }
+        this.lastShown = place;
+        const line = typeof location.line === 'number' && location.line > 0 ? location.line - 1 : 0;
+        // 'reveal' shows the editor without activating it, but a new Monaco editor takes the focus as it
+        // attaches: it goes back to where the user was (typing in the chat, say).
+        const focused = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
+        try {
+            await this.editors.open(FileUri.create(location.path), { mode: 'reveal', selection: { start: { line, character: 0 }, end: { line, character: 0 } } });
+        } catch (error) {
+            this.logger.debug(`Could not follow the agent to ${location.path}: ${error}`);
+        }
+        if (focused?.isConnected && document.activeElement !== focused) {
+            focused.focus();
+        }
+    }
+}

@@ -3,8 +3,10 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { until } from './processes';
 import { updateTheiaSettings } from './sandbox';
-import { REPO_ROOT } from './theia-backend';
 import { AcpChatTestbed } from './acp-chat-testbed';
+import { AcpChat } from './acp-chat-view';
+import { REPO_ROOT, TheiaBackend } from './theia-backend';
+import { waitForWorkbench } from './browser';
 
 const FAKE_AGENT = path.join(REPO_ROOT, 'packages', 'acp-client', 'lib', 'node', 'test', 'fake-acp-agent-main.js');
 
@@ -15,7 +17,10 @@ const FAKE_AGENT = path.join(REPO_ROOT, 'packages', 'acp-client', 'lib', 'node',
 describe('ACP chat: user-defined agents, their file reads, terminals, cancel and crashes', function (): void {
     this.timeout(300000);
     let agentLog = '';
-    const bed = AcpChatTestbed.install({ 'notes.md': '# Notes\n', 'alpha.txt': 'alpha before\n', 'beta.txt': 'beta before\n', 'gamma.txt': '', 'delta.txt': '' }, sandbox => {
+    const files = {
+        'notes.md': '# Notes\n', 'alpha.txt': 'alpha before\n', 'beta.txt': 'beta before\n', 'gamma.txt': '', 'delta.txt': '', 'epsilon.txt': 'epsilon before\n'
+    };
+    const bed = AcpChatTestbed.install(files, sandbox => {
         agentLog = path.join(sandbox.tmp, 'fake-agent.jsonl');
         updateTheiaSettings(sandbox, {
             'ai-features.mcp.mcpServers': { listed: { command: 'node', args: ['listed-server.js'], env: { LEVEL: 'debug' } } },
@@ -251,5 +256,46 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
         await bed.chat.finished(response);
         const error = await response.locator('.theia-ChatPart-Error-message').innerText();
         expect(error).to.contain('Missing is not installed ("no-such-acp-agent" was not found). Install it with: npm install -g no-such-acp-agent');
+    });
+
+    // Last: it restarts the backend.
+    it('reopens a chat after a page reload and after a backend restart: the agent loads the same session, and the turn can still be restored', async () => {
+        const epsilon = path.join(bed.workspace, 'epsilon.txt');
+        const first = await bed.chat.send(`selfwrite ${epsilon}=written\\nby-agent`);
+        await bed.chat.finished(first);
+        const [, chatId, sessionId] = [...bed.backend.log.matchAll(/Chat (\S+): Fake session (\S+) started/g)].at(-1)!;
+        // Theia keeps the chat (debounced) in the sandbox's configuration or workspace storage.
+        const stored = (dir: string): boolean => fs.readdirSync(dir, { withFileTypes: true })
+            .some(entry => entry.name.includes(chatId) || (entry.isDirectory() && stored(path.join(dir, entry.name))));
+        await until(() => stored(bed.sandbox.root), 'the chat to be stored', 20000);
+
+        const reopen = async (when: string) => {
+            const { page } = bed.window;
+            await waitForWorkbench(page);
+            await bed.window.runCommand('Browse all chats');
+            // The most recent chat comes first: this one.
+            await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ state: 'visible', timeout: 20000 });
+            await page.keyboard.press('Enter');
+            await page.locator('#chat-view-widget .theia-ResponseNode', { hasText: 'Changed in this turn: epsilon.txt' }).first()
+                .waitFor({ state: 'visible', timeout: 20000 });
+            const next = await bed.chat.send(`echo after the ${when}`);
+            await bed.chat.finished(next);
+            expect(await bed.chat.text(next)).to.contain(`echo after the ${when}`).and.not.contain('could not reopen');
+            await until(() => bed.backend.log.includes(`Chat ${chatId}: Fake session ${sessionId} loaded`), `session ${sessionId} loaded after the ${when}`, 20000);
+        };
+        await bed.window.page.reload();
+        await reopen('reload');
+
+        await bed.backend.stop();
+        bed.backend = new TheiaBackend(bed.sandbox, bed.workspace);
+        await bed.backend.start();
+        bed.chat = new AcpChat(bed.window, bed.backend);
+        await bed.window.page.goto(bed.backend.url);
+        await reopen('backend restart');
+        expect(agentCalls().filter(call => call.method === 'session/load' && call.params.sessionId === sessionId)).to.have.length(2);
+
+        // The checkpoint outlived the backend: the turn's write is undone.
+        await bed.window.page.locator('#chat-view-widget button', { hasText: 'Restore to Before This Turn' }).first().click();
+        await until(() => fs.readFileSync(epsilon, 'utf8') === 'epsilon before\n', 'epsilon.txt restored after the restart', 20000);
     });
 });

@@ -271,6 +271,7 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
 
         const reopen = async (when: string) => {
             const { page } = bed.window;
+            const callsBefore = agentCalls().length;
             await waitForWorkbench(page);
             await bed.window.runCommand('Browse all chats');
             // The most recent chat comes first: this one.
@@ -282,6 +283,7 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
             await bed.chat.finished(next);
             expect(await bed.chat.text(next)).to.contain(`echo after the ${when}`).and.not.contain('could not reopen');
             await until(() => bed.backend.log.includes(`Chat ${chatId}: Fake session ${sessionId} loaded`), `session ${sessionId} loaded after the ${when}`, 20000);
+            expect(agentCalls().slice(callsBefore).some(call => call.method === 'session/load' && call.params.sessionId === sessionId), 'session/load sent').to.equal(true);
         };
         await bed.window.page.reload();
         await reopen('reload');
@@ -292,7 +294,6 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
         bed.chat = new AcpChat(bed.window, bed.backend);
         await bed.window.page.goto(bed.backend.url);
         await reopen('backend restart');
-        expect(agentCalls().filter(call => call.method === 'session/load' && call.params.sessionId === sessionId)).to.have.length(2);
 
         // The checkpoint outlived the backend: the turn's write is undone.
         await bed.window.page.locator('#chat-view-widget button', { hasText: 'Restore to Before This Turn' }).first().click();

@@ -99,6 +99,11 @@ describe('ACP chat: Claude Code and Codex (through their adapters) and Qwen Code
         const text = await bed.chat.text(response);
         expect(text).to.contain('as you reviewed it').and.to.contain('Claude edited the letters.');
         expect(bed.backend.log).to.match(/replaced the agent's write of \S*letters\.txt with the user's reviewed text/);
+
+        // The turn is a checkpoint, though Claude Code wrote the file itself: restoring it brings the file back.
+        expect(text).to.contain('Changed in this turn: letters.txt.');
+        await response.locator('button', { hasText: 'Restore to Before This Turn' }).click();
+        await until(() => fs.readFileSync(letters, 'utf8') === LETTERS, 'letters.txt as it was before the turn', 20000);
     });
 
     it('Qwen Code answers, and writes a file only after the user allows it in the diff review', async () => {
@@ -133,6 +138,6 @@ describe('ACP chat: Claude Code and Codex (through their adapters) and Qwen Code
         await bed.window.page.locator('#theia-main-content-panel .lm-TabBar-toolbar .codicon-check').first().click();
         await until(() => fs.readFileSync(numbers, 'utf8') === 'zero\none\nTWO\nthree\nfour\n', 'Codex to write the file', 60000);
         await bed.chat.finished(response);
-        expect(await bed.chat.text(response)).to.contain('Codex patched it.');
+        expect(await bed.chat.text(response)).to.contain('Codex patched it.').and.to.contain('Changed in this turn: numbers.txt.');
     });
 });

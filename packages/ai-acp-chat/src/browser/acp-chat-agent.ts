@@ -107,9 +107,11 @@ export class AcpChatAgent implements ChatAgent {
                 ...notes.map(text => ({ type: 'text' as const, text })),
                 ...(blocks.length ? blocks : [{ type: 'text' as const, text: '' }])
             ], request.id);
-            if (result.checkpoint) {
-                // Also after a failed or cancelled turn: whatever it wrote can be restored.
-                this.services.turnChanges.record(request, result.checkpoint, this.name);
+            // Also after a failed or cancelled turn: whatever it wrote can be restored.
+            await turn.settled();
+            const checkpoint = await backend.endTurn(chatId, request.id).catch(() => undefined);
+            if (checkpoint) {
+                this.services.turnChanges.record(request, checkpoint, this.name);
             }
             if (!result.ok) {
                 if (turn.exitMessage) {

@@ -62,6 +62,8 @@ export class AcpChatTurn implements AcpTurnSink {
     omittedOutputs = new Map<string, string>();
     /** Allowed tool calls whose files the user reviewed with changes: settled when the tool call completes. */
     protected readonly reviewedToolCalls = new Map<string, string[]>();
+    /** Reviewed texts being put in place: the turn is over when they are. */
+    protected readonly settling = new Set<Promise<void>>();
 
     constructor(
         protected readonly request: MutableChatRequestModel,
@@ -89,7 +91,9 @@ export class AcpChatTurn implements AcpTurnSink {
                 if (toolCall) {
                     this.addToolCall(toolCall);
                     if (toolCall.status === 'completed') {
-                        void this.settleReviewedWrites(toolCall.toolCallId);
+                        const settling = this.settleReviewedWrites(toolCall.toolCallId);
+                        this.settling.add(settling);
+                        settling.finally(() => this.settling.delete(settling)).catch(() => undefined);
                     }
                 }
                 break;
@@ -302,6 +306,11 @@ export class AcpChatTurn implements AcpTurnSink {
         this.notesForAgent.push(`Note from the IDE: when you wrote ${filePath}, the user had reviewed your proposed change and changed it `
             + '(edited it, or rejected some of your changes). The file holds the text the user reviewed, not the text you sent. '
             + 'Read the file again before you edit it further.');
+    }
+
+    /** Resolves once the reviewed texts of completed tool calls are in place. */
+    async settled(): Promise<void> {
+        await Promise.allSettled([...this.settling]);
     }
 
     onAgentExit(message: string): void {

@@ -71,8 +71,7 @@ export type AcpRestoreResult =
     | { readonly kind: 'restored'; readonly restored: readonly string[]; readonly failed: readonly { path: string; reason: string }[] }
     | { readonly kind: 'unavailable'; readonly reason: string };
 
-export type AcpPromptResult = ({ readonly ok: true; readonly stopReason: acp.StopReason; readonly meta?: unknown } | { readonly ok: false; readonly message: string })
-    & { readonly checkpoint?: AcpTurnCheckpoint };
+export type AcpPromptResult = { readonly ok: true; readonly stopReason: acp.StopReason; readonly meta?: unknown } | { readonly ok: false; readonly message: string };
 
 export const AcpChatBackend = Symbol('AcpChatBackend');
 /** One per window: the ACP agents its chat sessions talk to run in the backend. */
@@ -80,8 +79,16 @@ export interface AcpChatBackend extends RpcServer<AcpChatClient> {
     startSession(request: StartAcpSessionRequest): Promise<AcpStartResult>;
     /** Authenticates the agent of this chat session, e.g. with an API key in `meta`; then start again. */
     authenticate(chatSessionId: string, methodId: string, meta?: Record<string, unknown>): Promise<void>;
-    /** Sends a prompt; `turnId` (the chat request's id) names the turn's checkpoint. */
+    /**
+     * Sends a prompt; with `turnId` (the chat request's id) the workspace folders are snapshotted first,
+     * and {@link endTurn} says what the turn changed.
+     */
     prompt(chatSessionId: string, prompt: acp.ContentBlock[], turnId?: string): Promise<AcpPromptResult>;
+    /**
+     * The turn is over, the window's own follow-up writes included (a reviewed text put in place of an
+     * agent's write): what it changed, kept for restores; undefined when it changed nothing.
+     */
+    endTurn(chatSessionId: string, turnId: string): Promise<AcpTurnCheckpoint | undefined>;
     cancel(chatSessionId: string): Promise<void>;
     setMode(chatSessionId: string, modeId: string): Promise<void>;
     setModel(chatSessionId: string, modelId: string): Promise<void>;

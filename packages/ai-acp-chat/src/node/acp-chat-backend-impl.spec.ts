@@ -119,15 +119,20 @@ describe('AcpChatBackendImpl', function (): void {
     it('records what a turn changed, also files the agent wrote itself, and restores them to before the turn', async () => {
         fs.writeFileSync(path.join(root, 'a.txt'), 'a before\n');
         await start();
-        const result = await backend.prompt('chat-1', [{ type: 'text', text: `selfwrite ${path.join(root, 'a.txt')}=a\\nafter ${path.join(root, 'b.txt')}=b` }], 'turn-1');
-        expect(result.checkpoint?.changes.map(change => [change.relativePath, change.kind])).to.deep.equal([['a.txt', 'modified'], ['b.txt', 'added']]);
+        await backend.prompt('chat-1', [{ type: 'text', text: `selfwrite ${path.join(root, 'a.txt')}=a\\nafter ${path.join(root, 'b.txt')}=b` }], 'turn-1');
+        const checkpoint = await backend.endTurn('chat-1', 'turn-1');
+        expect(checkpoint?.changes.map(change => [change.relativePath, change.kind])).to.deep.equal([['a.txt', 'modified'], ['b.txt', 'added']]);
         expect(fs.readFileSync(path.join(root, 'a.txt'), 'utf8')).to.equal('a\nafter');
         expect(await backend.turnFileContent('chat-1', 'turn-1', path.join(root, 'a.txt'), 'before')).to.equal('a before\n');
         expect(await backend.restoreTurn('chat-1', 'turn-1', { overwrite: [], skip: [] })).to.deep.include({ kind: 'restored', failed: [] });
         expect(fs.readFileSync(path.join(root, 'a.txt'), 'utf8')).to.equal('a before\n');
         expect(fs.existsSync(path.join(root, 'b.txt'))).to.equal(false);
-        const quiet = await backend.prompt('chat-1', [{ type: 'text', text: 'echo nothing changes' }], 'turn-2');
-        expect(quiet.checkpoint).to.equal(undefined);
+        await backend.prompt('chat-1', [{ type: 'text', text: 'echo nothing changes' }], 'turn-2');
+        expect(await backend.endTurn('chat-1', 'turn-2')).to.equal(undefined);
+        // A turn the window never ended is recorded when the next one starts.
+        await backend.prompt('chat-1', [{ type: 'text', text: `selfwrite ${path.join(root, 'c.txt')}=c` }], 'turn-3');
+        await backend.prompt('chat-1', [{ type: 'text', text: 'echo next' }], 'turn-4');
+        expect((await backend.turnCheckpoint('chat-1', 'turn-3'))?.changes.map(change => change.relativePath)).to.deep.equal(['c.txt']);
         await expectRejected(backend.restoreTurn('chat-1', 'x'.repeat(201), { overwrite: [], skip: [] }));
         await expectRejected(backend.restoreTurn('chat-1', 'turn-1', { overwrite: [], skip: [], extra: 1 } as never));
     });

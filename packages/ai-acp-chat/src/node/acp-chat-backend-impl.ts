@@ -313,20 +313,23 @@ export class AcpChatBackendImpl implements AcpChatBackend {
         const turn = turnId === undefined ? undefined : TurnIdSchema.parse(turnId);
         // The folders are snapshotted around the turn: whatever wrote the files (the agent itself, too), the turn can be undone.
         if (turn !== undefined) {
+            await this.checkpoints.endRunning(chatSessionId);
             await this.checkpoints.begin(chatSessionId, turn, chat.roots);
         }
-        let result: AcpPromptResult;
         try {
             const response = await session.prompt(prompt);
-            result = { ok: true, stopReason: response.stopReason, meta: response._meta ?? undefined };
+            return { ok: true, stopReason: response.stopReason, meta: response._meta ?? undefined };
         } catch (error) {
-            result = { ok: false, message: messageOf(error) };
+            return { ok: false, message: messageOf(error) };
         }
-        const checkpoint = turn === undefined ? undefined : await this.checkpoints.end(chatSessionId, turn).catch(error => {
+    }
+
+    async endTurn(chatSessionId: string, turnId: string): Promise<AcpTurnCheckpoint | undefined> {
+        const turn = TurnIdSchema.parse(turnId);
+        return this.checkpoints.end(z.string().parse(chatSessionId), turn).catch(error => {
             this.logger.warn(`Chat ${chatSessionId}: the files turn ${turn} changed could not be recorded: ${messageOf(error)}`);
             return undefined;
         });
-        return checkpoint ? { ...result, checkpoint } : result;
     }
 
     async turnCheckpoint(chatSessionId: string, turnId: string): Promise<AcpTurnCheckpoint | undefined> {
@@ -362,6 +365,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
 
     async closeSession(chatSessionId: string): Promise<void> {
         const chat = this.chats.get(chatSessionId);
+        await this.checkpoints.endRunning(chatSessionId);
         this.chats.delete(chatSessionId);
         this.terminals.releaseAll(chatSessionId);
         await chat?.agent.dispose();
@@ -378,6 +382,8 @@ export class AcpChatBackendImpl implements AcpChatBackend {
     /** The window closed: its agents stop. */
     dispose(): void {
         const chats = [...this.chats.values()];
+        // A turn the window could not end (it closed mid-turn) is recorded as it stands.
+        [...this.chats.keys()].forEach(chatSessionId => this.checkpoints.endRunning(chatSessionId).catch(() => undefined));
         this.chats.clear();
         chats.forEach(chat => chat.agent.dispose().catch(error => this.logger.warn(`Could not stop an agent: ${messageOf(error)}`)));
         this.terminals.dispose();

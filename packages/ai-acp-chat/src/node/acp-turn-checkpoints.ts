@@ -118,6 +118,14 @@ export class AcpTurnCheckpoints {
         return describe(stored);
     }
 
+    /** Ends the chat's turns still running (the window did not end them): their changes are kept. */
+    async endRunning(chatSessionId: string): Promise<void> {
+        const running = [...this.running.keys()].map(entry => JSON.parse(entry) as [string, string]).filter(([chat]) => chat === chatSessionId);
+        for (const [, turnId] of running) {
+            await this.end(chatSessionId, turnId);
+        }
+    }
+
     async checkpoint(chatSessionId: string, turnId: string): Promise<AcpTurnCheckpoint | undefined> {
         const turn = (await this.turnsOf(chatSessionId)).find(candidate => candidate.turnId === turnId);
         return turn && describe(turn);

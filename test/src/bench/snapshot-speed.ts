@@ -24,7 +24,7 @@ async function main(): Promise<void> {
             start = process.hrtime.bigint();
             await takeSnapshot(folder, blobs, DEFAULT_SNAPSHOT_LIMITS, aged);
             const nextMs = Number(process.hrtime.bigint() - start) / 1e6;
-            rows.push({ first: firstMs, next: nextMs, files: Object.keys(first.files).length, bytes: Object.values(first.files).reduce((sum, file) => sum + file.size, 0) });
+            rows.push({ first: firstMs, next: nextMs, files: first.files.size, bytes: [...first.files.values()].reduce((sum, file) => sum + file.size, 0) });
         } finally {
             fs.rmSync(store, { recursive: true, force: true });
         }

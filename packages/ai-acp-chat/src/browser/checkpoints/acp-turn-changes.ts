@@ -18,6 +18,9 @@ export const RESTORE_TURN_COMMAND = Command.toLocalizedCommand({
     id: 'aiCliCompanion.acp.restoreTurn', category: 'CLI Companion', label: 'Restore to Before This Turn'
 }, 'theia-cli-companion/acp-chat/restoreTurn', CATEGORY_KEY);
 
+/** How many of a turn's files its answer names (the change set lists them all). */
+const MAX_NAMED_FILES = 20;
+
 /**
  * The files each agent turn changed, in the chat: Theia AI change set elements (diff, revert, apply)
  * and a *Restore to Before This Turn* button under the turn's answer. Restores never write over a file
@@ -40,7 +43,11 @@ export class AcpTurnChanges implements TurnChangeActions {
         const changeSet = new ChangeSetImpl(this.elementsOf(at, checkpoint, agentName));
         changeSet.setTitle(nls.localize('theia-cli-companion/acp-chat/changeSetTitle', 'Changed by {0}', agentName));
         request.changeSet = changeSet;
-        const files = checkpoint.changes.map(change => `\`${change.relativePath}\``).join(', ');
+        // A name is shown as code (a backtick in it cannot end that early); a turn that touched many files names the first few.
+        const named = checkpoint.changes.slice(0, MAX_NAMED_FILES).map(change => `\`${change.relativePath.replace(/`/g, '\'')}\``).join(', ');
+        const files = checkpoint.changes.length > MAX_NAMED_FILES
+            ? nls.localize('theia-cli-companion/acp-chat/andMore', '{0} and {1} more', named, checkpoint.changes.length - MAX_NAMED_FILES)
+            : named;
         const cut = checkpoint.truncated ? ` ${nls.localize('theia-cli-companion/acp-chat/checkpointCut',
             '(A folder has more files than a checkpoint records: changes to the others are not listed.)')}` : '';
         request.response.response.addContent(new MarkdownChatResponseContentImpl(`\n\n*${nls.localize('theia-cli-companion/acp-chat/turnChanged',

@@ -1,13 +1,13 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { inject, injectable, named } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core/lib/common/logger';
-import { Emitter, Event } from '@theia/core/lib/common/event';
 import { IdeCompanionBackend } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { DiffReviewService, ReviewedProposal } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import type { ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
 import { AcpChatClient } from '../common/acp-chat-protocol';
 import { AcpFileAccess } from './acp-file-access';
 import { AcpTerminalPresenter } from './acp-terminal-presenter';
+import { AcpToolCallEvents } from './acp-tool-call-events';
 
 /** What renders one chat session's running turn; set while a request is in flight. */
 export interface AcpTurnSink {
@@ -26,6 +26,7 @@ export class AcpChatClientImpl implements AcpChatClient {
 
     @inject(AcpFileAccess) protected readonly files: AcpFileAccess;
     @inject(AcpTerminalPresenter) protected readonly terminals: AcpTerminalPresenter;
+    @inject(AcpToolCallEvents) protected readonly toolCalls: AcpToolCallEvents;
     @inject(DiffReviewService) protected readonly diffs: DiffReviewService;
     @inject(IdeCompanionBackend) protected readonly ideBackend: IdeCompanionBackend;
     @inject(ILogger) @named('ai-acp-chat:AcpChatClient') protected readonly logger: ILogger;
@@ -33,9 +34,6 @@ export class AcpChatClientImpl implements AcpChatClient {
     protected readonly sinks = new Map<string, AcpTurnSink>();
     /** Exits that happened while no turn ran: the next turn of that chat says so. */
     readonly exitsWhileIdle = new Map<string, string>();
-    protected readonly onToolCallEmitter = new Emitter<{ chatSessionId: string; toolCall: ToolCallState }>();
-    /** A tool call of a chat's agent started or changed (its locations say which files it is at). */
-    readonly onToolCall: Event<{ chatSessionId: string; toolCall: ToolCallState }> = this.onToolCallEmitter.event;
 
     attach(chatSessionId: string, sink: AcpTurnSink): void {
         this.sinks.set(chatSessionId, sink);
@@ -50,7 +48,7 @@ export class AcpChatClientImpl implements AcpChatClient {
     onSessionUpdate(chatSessionId: string, update: acp.SessionUpdate, toolCall?: ToolCallState): void {
         this.sinks.get(chatSessionId)?.onUpdate(update, toolCall);
         if (toolCall) {
-            this.onToolCallEmitter.fire({ chatSessionId, toolCall });
+            this.toolCalls.fire(chatSessionId, toolCall);
         }
     }
 

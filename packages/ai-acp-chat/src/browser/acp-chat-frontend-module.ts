@@ -7,6 +7,7 @@ import { AcpChatAgentsContribution } from './acp-chat-agents-contribution';
 import { AcpChatCommandContribution } from './acp-chat-command-contribution';
 import { CommandContribution } from '@theia/core/lib/common/command';
 import { AcpChatClientImpl } from './acp-chat-client-impl';
+import { AcpToolCallEvents } from './acp-tool-call-events';
 import { AcpFileAccess } from './acp-file-access';
 import { AcpTerminalPresenter } from './acp-terminal-presenter';
 import { AIVariableContribution } from '@theia/ai-core';
@@ -29,6 +30,7 @@ export default new ContainerModule(bind => {
     bindAcpChatPreferences(bind);
     bind(AcpFileAccess).toSelf().inSingletonScope();
     bind(AcpTerminalPresenter).toSelf().inSingletonScope();
+    bind(AcpToolCallEvents).toSelf().inSingletonScope();
     bind(AcpChatClientImpl).toSelf().inSingletonScope();
     bind(AcpChatBackend).toDynamicValue(ctx =>
         ctx.container.get<ServiceConnectionProvider>(RemoteConnectionProvider).createProxy<AcpChatBackend>(acpChatServicePath, ctx.container.get(AcpChatClientImpl))

@@ -17,7 +17,6 @@ import { AcpRestoreResult, AcpTurnCheckpoint, AcpTurnFileChange } from '../commo
 /** A turn as kept on disk: what it changed, with the blob ids of both sides. */
 interface StoredTurn {
     turnId: string;
-    startedAt: number;
     /** The workspace folders (realpaths) the turn was judged in: restores write inside them only. */
     roots: string[];
     truncated: boolean;
@@ -27,7 +26,6 @@ interface StoredTurn {
 const Sha = z.string().regex(/^[0-9a-f]{64}$/);
 const StoredTurnsSchema = z.array(z.object({
     turnId: z.string().max(200),
-    startedAt: z.number(),
     roots: z.array(z.string()).max(100),
     truncated: z.boolean(),
     changes: z.array(z.object({
@@ -55,7 +53,8 @@ export class AcpTurnCheckpoints {
     protected storage?: Promise<{ dir: string; blobs: BlobStore }>;
     /** The last snapshot of each folder: the next one re-reads only the files whose size or mtime changed. */
     protected readonly lastSnapshots = new Map<string, Promise<WorkspaceSnapshot | undefined>>();
-    protected readonly running = new Map<string, { startedAt: number; roots: string[]; before: (WorkspaceSnapshot | undefined)[] }>();
+    /** The turn running in each chat (a chat's turns follow one another), by chat id. */
+    protected readonly running = new Map<string, { turnId: string; roots: string[]; before: (WorkspaceSnapshot | undefined)[] }>();
     /** Chats' turns by chat id, loaded from disk on first use. */
     protected readonly turns = new Map<string, Promise<StoredTurn[]>>();
 
@@ -87,16 +86,16 @@ export class AcpTurnCheckpoints {
 
     async begin(chatSessionId: string, turnId: string, roots: readonly string[]): Promise<void> {
         const before = await Promise.all(roots.map(root => this.snapshot(root)));
-        this.running.set(key(chatSessionId, turnId), { startedAt: Date.now(), roots: [...roots], before });
+        this.running.set(chatSessionId, { turnId, roots: [...roots], before });
     }
 
     /** The turn ended: what it changed (undefined when nothing), kept for restores. */
     async end(chatSessionId: string, turnId: string): Promise<AcpTurnCheckpoint | undefined> {
-        const turn = this.running.get(key(chatSessionId, turnId));
-        this.running.delete(key(chatSessionId, turnId));
-        if (!turn) {
+        const turn = this.running.get(chatSessionId);
+        if (turn?.turnId !== turnId) {
             return undefined;
         }
+        this.running.delete(chatSessionId);
         const after = await Promise.all(turn.roots.map(root => this.snapshot(root)));
         const changes: SnapshotFileChange[] = [];
         let truncated = false;
@@ -110,7 +109,7 @@ export class AcpTurnCheckpoints {
         if (!changes.length) {
             return undefined;
         }
-        const stored: StoredTurn = { turnId, startedAt: turn.startedAt, roots: turn.roots, truncated, changes };
+        const stored: StoredTurn = { turnId, roots: turn.roots, truncated, changes };
         const turns = await this.turnsOf(chatSessionId);
         turns.push(stored);
         turns.splice(0, Math.max(0, turns.length - MAX_TURNS_PER_CHAT));
@@ -118,11 +117,11 @@ export class AcpTurnCheckpoints {
         return describe(stored);
     }
 
-    /** Ends the chat's turns still running (the window did not end them): their changes are kept. */
+    /** Ends the chat's turn if it is still running (the window did not end it): its changes are kept. */
     async endRunning(chatSessionId: string): Promise<void> {
-        const running = [...this.running.keys()].map(entry => JSON.parse(entry) as [string, string]).filter(([chat]) => chat === chatSessionId);
-        for (const [, turnId] of running) {
-            await this.end(chatSessionId, turnId);
+        const turn = this.running.get(chatSessionId);
+        if (turn) {
+            await this.end(chatSessionId, turn.turnId);
         }
     }
 
@@ -211,7 +210,7 @@ export class AcpTurnCheckpoints {
         const turns = await this.turnsOf(chatSessionId);
         const turn = turns.find(candidate => candidate.turnId === turnId);
         const change = turn?.changes.find(candidate => candidate.path === file);
-        if (!turn || !change?.reviewable) {
+        if (!turn || !change || !change.reviewable) {
             return { kind: 'unavailable', reason: 'the turn\'s content of this file was not kept' };
         }
         const { blobs } = await this.open();
@@ -262,10 +261,6 @@ export class AcpTurnCheckpoints {
         const { dir } = await this.open();
         return path.join(dir, 'chats', `${crypto.createHash('sha256').update(chatSessionId).digest('hex')}.json`);
     }
-}
-
-function key(chatSessionId: string, turnId: string): string {
-    return JSON.stringify([chatSessionId, turnId]);
 }
 
 async function currentSha(file: string): Promise<string | undefined> {

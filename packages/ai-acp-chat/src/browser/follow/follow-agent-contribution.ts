@@ -3,13 +3,14 @@ import { FrontendApplicationContribution } from '@theia/core/lib/browser/fronten
 import { DisposableCollection } from '@theia/core/lib/common/disposable';
 import { ILogger } from '@theia/core/lib/common/logger';
 import { FileUri } from '@theia/core/lib/common/file-uri';
+import { Path } from '@theia/core/lib/common/path';
 import { EditorManager } from '@theia/editor/lib/browser/editor-manager';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
 import { ChatService } from '@theia/ai-chat';
 import { isPathWithin } from '@theia-cli-companion/cli-process/lib/common';
 import type { ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
 import { AcpChatPreferences, ACP_FOLLOW_AGENT_PREF } from '../../common/acp-chat-preferences';
-import { AcpChatClientImpl } from '../acp-chat-client-impl';
+import { AcpToolCallEvents } from '../acp-tool-call-events';
 
 /**
  * Follow the agent: when the preference is on, the file and line a tool call of the chat in view is at
@@ -19,7 +20,7 @@ import { AcpChatClientImpl } from '../acp-chat-client-impl';
 @injectable()
 export class FollowAgentContribution implements FrontendApplicationContribution {
 
-    @inject(AcpChatClientImpl) protected readonly client: AcpChatClientImpl;
+    @inject(AcpToolCallEvents) protected readonly toolCalls: AcpToolCallEvents;
     @inject(AcpChatPreferences) protected readonly preferences: AcpChatPreferences;
     @inject(ChatService) protected readonly chats: ChatService;
     @inject(EditorManager) protected readonly editors: EditorManager;
@@ -31,7 +32,7 @@ export class FollowAgentContribution implements FrontendApplicationContribution 
     protected lastShown = '';
 
     onStart(): void {
-        this.toDispose.push(this.client.onToolCall(({ chatSessionId, toolCall }) => {
+        this.toDispose.push(this.toolCalls.onToolCall(({ chatSessionId, toolCall }) => {
             if (this.preferences[ACP_FOLLOW_AGENT_PREF] && this.chats.getActiveSession()?.id === chatSessionId) {
                 void this.follow(toolCall);
             }
@@ -44,21 +45,25 @@ export class FollowAgentContribution implements FrontendApplicationContribution 
 
     protected async follow(toolCall: ToolCallState): Promise<void> {
         const location = toolCall.locations.at(-1);
-        if (!location || !FileUri.create(location.path).path.isAbsolute) {
+        if (!location) {
             return;
         }
-        const place = JSON.stringify([toolCall.toolCallId, location.path, location.line]);
+        // Judged as normalized: `/w/../etc/passwd` is not inside `/w`.
+        const normalized = new Path(location.path).normalize();
+        const filePath = normalized.fsPath();
+        const place = JSON.stringify([toolCall.toolCallId, filePath, location.line]);
         const roots = this.workspace.tryGetRoots().map(root => root.resource.path.fsPath());
-        if (place === this.lastShown || !roots.some(root => isPathWithin(location.path, root))) {
+        if (place === this.lastShown || !normalized.isAbsolute || !roots.some(root => isPathWithin(filePath, root))) {
             return;
         }
+        const file = FileUri.create(filePath);
         this.lastShown = place;
         const line = typeof location.line === 'number' && location.line > 0 ? location.line - 1 : 0;
         // 'reveal' shows the editor without activating it, but a new Monaco editor takes the focus as it
         // attaches: it goes back to where the user was (typing in the chat, say).
         const focused = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
         try {
-            await this.editors.open(FileUri.create(location.path), { mode: 'reveal', selection: { start: { line, character: 0 }, end: { line, character: 0 } } });
+            await this.editors.open(file, { mode: 'reveal', selection: { start: { line, character: 0 }, end: { line, character: 0 } } });
         } catch (error) {
             this.logger.debug(`Could not follow the agent to ${location.path}: ${error}`);
         }

@@ -32,7 +32,7 @@ export interface AcpChatAgentServices {
     /** Lists the files each turn changed, with its checkpoint's restore. */
     readonly turnChanges: Pick<AcpTurnChanges, 'record'>;
     /** The folder the agent works in and every workspace folder; undefined when no folder is open. */
-    readonly workspace: () => Promise<{ cwd: string; roots: string[] } | undefined>;
+    readonly workspace: () => Promise<{ cwd: string; roots: string[]; snapshotInclude: string[] } | undefined>;
     readonly onCommands: (agent: AcpChatAgent, commands: acp.AvailableCommand[]) => void;
     /** The user's MCP servers this agent may have (Theia AI's, user settings only). */
     readonly mcpServers: (agentName: string) => SharedMcpServer[];
@@ -170,7 +170,8 @@ export class AcpChatAgent implements ChatAgent {
         const start = () => this.services.backend.startSession({
             chatSessionId: chatId, agent: this.definition, cwd: workspace.cwd, roots: workspace.roots,
             loadSessionId: typeof stored === 'string' ? stored : undefined,
-            mcpServers: this.services.mcpServers(this.name)
+            mcpServers: this.services.mcpServers(this.name),
+            snapshotInclude: workspace.snapshotInclude
         });
         let result: AcpStartResult = await start();
         if (!result.ok && result.failure.kind === 'auth-required' && await this.authenticate(request, result.failure)) {

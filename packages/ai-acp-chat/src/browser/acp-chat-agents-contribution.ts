@@ -10,7 +10,7 @@ import { AgentService, PromptService } from '@theia/ai-core';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
 import { KeyStoreService } from '@theia/core/lib/common/key-store';
 import { QuickInputService } from '@theia/core/lib/common/quick-pick-service';
-import { DiffReviewService, ExecutionSettings, WorkspaceTrustGate } from '@theia-cli-companion/ai-cli-core/lib/browser';
+import { DiffReviewService, ExecutionSettings, SnapshotIncludeSettings, WorkspaceTrustGate } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import { BUILT_IN_ACP_AGENTS, parseAgentDefinitions } from '@theia-cli-companion/acp-client/lib/common';
 import { AcpChatBackend } from '../common/acp-chat-protocol';
 import { ACP_AGENTS_PREF, ACP_BUILT_IN_AGENTS_PREF, ACP_SHARE_MCP_SERVERS_PREF, AcpChatPreferences } from '../common/acp-chat-preferences';
@@ -39,6 +39,7 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
     @inject(AcpChatPreferences) protected readonly preferences: AcpChatPreferences;
     @inject(ExecutionSettings) protected readonly settings: ExecutionSettings;
     @inject(WorkspaceTrustGate) protected readonly trustGate: WorkspaceTrustGate;
+    @inject(SnapshotIncludeSettings) protected readonly snapshotInclude: SnapshotIncludeSettings;
     @inject(MessageService) protected readonly messages: MessageService;
     /** Problems of the MCP server setting already told: once each per window. */
     protected readonly toldMcpProblems = new Set<string>();
@@ -87,8 +88,9 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
             backend: this.backend, client: this.client, diffs: this.diffs, keyStore: this.keyStore, quickInput: this.quickInput, attachments: this.attachments,
             turnChanges: this.turnChanges,
             workspace: async () => {
-                const roots = (await this.workspace.roots).map(root => root.resource.path.fsPath());
-                return roots.length ? { cwd: roots[0], roots } : undefined;
+                const folders = await this.workspace.roots;
+                const roots = folders.map(root => root.resource.path.fsPath());
+                return roots.length ? { cwd: roots[0], roots, snapshotInclude: this.snapshotInclude.get(folders[0].resource) } : undefined;
             },
             onCommands: (agent, commands) => this.offerCommands(agent, commands),
             mcpServers: agentName => this.mcpServersFor(agentName),

@@ -34,6 +34,8 @@ export interface StartAcpSessionRequest {
     readonly loadSessionId?: string;
     /** The user's MCP servers (Theia AI's), offered to the agent next to the window's own IDE server. */
     readonly mcpServers?: readonly SharedMcpServer[];
+    /** Ignored files the turns' snapshots record anyway (globs; `aiCliCompanion.snapshots.include`). */
+    readonly snapshotInclude?: readonly string[];
 }
 
 /** Why a session could not start, in a form the chat can act on. */

@@ -99,6 +99,7 @@ describe('AcpChatBackendImpl', function (): void {
     afterEach(async () => {
         backend.dispose();
         await container.get(IdeCompanionBackendImpl).detachWindow();
+        await container.get(AcpTurnCheckpoints).settled();
         fs.rmSync(path.dirname(root), { recursive: true, force: true });
         home.restore();
     });

@@ -13,6 +13,8 @@ import { AcpTerminalHost } from './acp-terminal-host';
 import { AcpTurnCheckpoints } from './acp-turn-checkpoints';
 import { WindowAgentCredentials } from '@theia-cli-companion/ai-cli-core/lib/node';
 import type { AgentCredential } from '@theia-cli-companion/ai-cli-core/lib/node';
+import { SnapshotIncludeSchema } from '@theia-cli-companion/ai-cli-core/lib/common';
+import { formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
 import {
     AcpChatBackend, AcpChatClient, AcpPromptResult, AcpRestoreResult, AcpSessionInfo, AcpStartResult, AcpTurnCheckpoint, StartAcpSessionRequest
 } from '../common/acp-chat-protocol';
@@ -20,6 +22,8 @@ import {
 interface ChatBinding {
     readonly agent: AcpAgent;
     readonly roots: readonly string[];
+    /** Ignored files the turns' snapshots record anyway. */
+    snapshotInclude: readonly string[];
     session?: AcpSession;
     /** The agent's own secret for this window's companion server, while it may use it. */
     credential?: AgentCredential;
@@ -85,6 +89,10 @@ export class AcpChatBackendImpl implements AcpChatBackend {
         if (!path.isAbsolute(request.cwd) || !request.roots.includes(request.cwd)) {
             return { ok: false, failure: { kind: 'failed', message: `The agent's folder must be one of the workspace folders, got ${request.cwd}` } };
         }
+        const include = SnapshotIncludeSchema.safeParse(request.snapshotInclude ?? []);
+        if (!include.success) {
+            return { ok: false, failure: { kind: 'failed', message: `Invalid snapshot patterns: ${formatZodIssues(include.error, 'snapshotInclude')}` } };
+        }
         let chat = this.chats.get(request.chatSessionId);
         if (chat?.session && !chat.agent.connection.hasExited) {
             // The window asks again (its agents were re-created, say): the running session is the chat's.
@@ -94,6 +102,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
             // Paths are checked with symlinks resolved, so the roots must be too (a home under a symlink).
             chat = this.launch({ ...request, roots: await realRoots(request.roots) });
         }
+        chat.snapshotInclude = include.data;
         try {
             if (!chat.agent.initializeResponse) {
                 await chat.agent.initialize(CLIENT_INFO);
@@ -118,7 +127,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
                 chat.session = await chat.agent.newSession({ cwd: request.cwd, mcpServers });
             }
             this.logger.info(`Chat ${request.chatSessionId}: ${request.agent.name} session ${chat.session!.sessionId} ${loaded ? 'loaded' : 'started'} in ${request.cwd}`);
-            this.checkpoints.warmUp(chat.roots);
+            this.checkpoints.warmUp(chat.roots, chat.snapshotInclude);
             return { ok: true, session: { ...this.describe(request.chatSessionId, chat, loaded), ...(loadFailure ? { loadFailure } : {}) } };
         } catch (error) {
             if (error instanceof AcpAgentNotFoundError) {
@@ -189,7 +198,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
             command: request.agent.command, args: request.agent.args, cwd: request.cwd,
             env: { ...process.env, ...request.agent.env }
         }, services, this.acpLogger);
-        const chat: ChatBinding = { agent, roots: request.roots };
+        const chat: ChatBinding = { agent, roots: request.roots, snapshotInclude: [] };
         this.chats.set(chatSessionId, chat);
         agent.onExit(exit => {
             chat.credential?.revoke().catch(() => undefined);
@@ -314,7 +323,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
         // The folders are snapshotted around the turn: whatever wrote the files (the agent itself, too), the turn can be undone.
         if (turn !== undefined) {
             await this.checkpoints.endRunning(chatSessionId);
-            await this.checkpoints.begin(chatSessionId, turn, chat.roots);
+            await this.checkpoints.begin(chatSessionId, turn, chat.roots, chat.snapshotInclude);
         }
         try {
             const response = await session.prompt(prompt);

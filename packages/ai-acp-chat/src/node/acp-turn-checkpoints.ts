@@ -9,7 +9,7 @@ import { EnvVariablesServer } from '@theia/core/lib/common/env-variables';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 import { ensurePrivateDirectory, writePrivateFileAtomic } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import {
-    BlobStore, compareSnapshots, DEFAULT_SNAPSHOT_LIMITS, restoreSnapshotFile, takeSnapshot, WorkspaceSnapshot
+    BlobStore, restoreSnapshotFile, WorkspaceSnapshot, WorkspaceSnapshotter
 } from '@theia-cli-companion/ai-cli-core/lib/node';
 import type { SnapshotFileChange } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { AcpRestoreResult, AcpTurnCheckpoint, AcpTurnFileChange } from '../common/acp-chat-protocol';
@@ -50,43 +50,47 @@ export class AcpTurnCheckpoints {
     @inject(ILogger) @named('ai-acp-chat:AcpTurnCheckpoints') protected readonly logger: ILogger;
     @inject(EnvVariablesServer) protected readonly envVariables: EnvVariablesServer;
 
-    protected storage?: Promise<{ dir: string; blobs: BlobStore }>;
-    /** The last snapshot of each folder: the next one re-reads only the files whose size or mtime changed. */
-    protected readonly lastSnapshots = new Map<string, Promise<WorkspaceSnapshot | undefined>>();
+    protected storage?: Promise<{ dir: string; blobs: BlobStore; snapshots: WorkspaceSnapshotter }>;
+    /** The folders snapshotted so far (a snapshot starts from the one before). */
+    protected readonly warm = new Set<string>();
     /** The turn running in each chat (a chat's turns follow one another), by chat id. */
-    protected readonly running = new Map<string, { turnId: string; roots: string[]; before: (WorkspaceSnapshot | undefined)[] }>();
+    protected readonly running = new Map<string, { turnId: string; roots: string[]; include: readonly string[]; before: (WorkspaceSnapshot | undefined)[] }>();
     /** Chats' turns by chat id, loaded from disk on first use. */
     protected readonly turns = new Map<string, Promise<StoredTurn[]>>();
 
-    protected open(): Promise<{ dir: string; blobs: BlobStore }> {
+    protected open(): Promise<{ dir: string; blobs: BlobStore; snapshots: WorkspaceSnapshotter }> {
         return this.storage ??= (async () => {
             const dir = path.join(FileUri.fsPath(await this.envVariables.getConfigDirUri()), 'cli-companion', 'acp-checkpoints');
             await ensurePrivateDirectory(path.join(dir, 'chats'));
-            return { dir, blobs: new BlobStore(path.join(dir, 'blobs')) };
+            const blobs = new BlobStore(path.join(dir, 'blobs'));
+            return { dir, blobs, snapshots: new WorkspaceSnapshotter({ gitDir: path.join(dir, 'git'), blobs, warn: message => this.logger.warn(message) }) };
         })();
     }
 
     /** Takes the folders' first snapshot ahead of the first turn, so the turn does not wait for every file to be read. */
-    warmUp(roots: readonly string[]): void {
-        roots.filter(root => !this.lastSnapshots.has(root)).forEach(root => void this.snapshot(root));
+    warmUp(roots: readonly string[], include: readonly string[] = []): void {
+        roots.filter(root => !this.warm.has(root)).forEach(root => void this.snapshot(root, include));
     }
 
-    protected snapshot(root: string): Promise<WorkspaceSnapshot | undefined> {
-        const previous = this.lastSnapshots.get(root) ?? Promise.resolve(undefined);
-        const next = previous.then(async known => {
-            const { blobs } = await this.open();
-            return takeSnapshot(root, blobs, DEFAULT_SNAPSHOT_LIMITS, known);
-        }).catch(error => {
+    protected async snapshot(root: string, include: readonly string[]): Promise<WorkspaceSnapshot | undefined> {
+        this.warm.add(root);
+        try {
+            return await (await this.open()).snapshots.take(root, include);
+        } catch (error) {
             this.logger.warn(`Could not snapshot ${root}: ${describeError(error)}`);
             return undefined;
-        });
-        this.lastSnapshots.set(root, next.then(taken => taken, () => undefined));
-        return next;
+        }
     }
 
-    async begin(chatSessionId: string, turnId: string, roots: readonly string[]): Promise<void> {
-        const before = await Promise.all(roots.map(root => this.snapshot(root)));
-        this.running.set(chatSessionId, { turnId, roots: [...roots], before });
+    /** Resolves once no snapshot is being taken. */
+    async settled(): Promise<void> {
+        await (await this.storage)?.snapshots.settled();
+    }
+
+    /** `include`: ignored files to record anyway (globs, from the user's settings). */
+    async begin(chatSessionId: string, turnId: string, roots: readonly string[], include: readonly string[] = []): Promise<void> {
+        const before = await Promise.all(roots.map(root => this.snapshot(root, include)));
+        this.running.set(chatSessionId, { turnId, roots: [...roots], include, before });
     }
 
     /** The turn ended: what it changed (undefined when nothing), kept for restores. */
@@ -96,16 +100,17 @@ export class AcpTurnCheckpoints {
             return undefined;
         }
         this.running.delete(chatSessionId);
-        const after = await Promise.all(turn.roots.map(root => this.snapshot(root)));
+        const after = await Promise.all(turn.roots.map(root => this.snapshot(root, turn.include)));
+        const { snapshots } = await this.open();
         const changes: SnapshotFileChange[] = [];
         let truncated = false;
-        turn.before.forEach((before, index) => {
+        for (const [index, before] of turn.before.entries()) {
             const now = after[index];
             if (before && now) {
-                changes.push(...compareSnapshots(before, now));
+                changes.push(...await snapshots.compare(before, now));
                 truncated ||= before.truncated || now.truncated;
             }
-        });
+        }
         if (!changes.length) {
             return undefined;
         }

@@ -10,7 +10,8 @@ import { AgentTaskRequest, AgentTaskSummary } from '../common/agent-task-protoco
 import { AgentTaskPreferences, TASKS_APPROVAL_MODE_PREF, TASKS_COMMAND_PREF, TASKS_MODEL_PREF, agentTaskPreferenceSchema } from '../common/agent-task-preferences';
 import { AgentTaskService } from './agent-task-service';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
-import { ExecutionSettings, WorkspaceTrustGate } from '@theia-cli-companion/ai-cli-core/lib/browser';
+import { ExecutionSettings, SnapshotIncludeSettings, WorkspaceTrustGate } from '@theia-cli-companion/ai-cli-core/lib/browser';
+import { FileUri } from '@theia/core/lib/common/file-uri';
 
 const MODE_LABELS: Record<ApprovalMode, () => { label: string; detail: string }> = {
     default: () => ({
@@ -51,6 +52,7 @@ export class AgentTaskLauncher {
     @inject(AgentTaskService) protected readonly tasks: AgentTaskService;
     @inject(ExecutionSettings) protected readonly settings: ExecutionSettings;
     @inject(WorkspaceTrustGate) protected readonly trustGate: WorkspaceTrustGate;
+    @inject(SnapshotIncludeSettings) protected readonly snapshotInclude: SnapshotIncludeSettings;
 
     async run(): Promise<AgentTaskSummary | undefined> {
         const roots = this.workspace.tryGetRoots().map(root => root.resource);
@@ -99,7 +101,7 @@ export class AgentTaskLauncher {
         }
         const command = this.settings.get<string>(TASKS_COMMAND_PREF)?.trim() || agentTaskPreferenceSchema.properties[TASKS_COMMAND_PREF].default as string;
         try {
-            return await this.tasks.start({ ...request, command });
+            return await this.tasks.start({ ...request, command, snapshotInclude: this.snapshotInclude.get(FileUri.create(request.cwd)) });
         } catch (error) {
             this.messages.error(nls.localize('theia-cli-companion/agent-tasks/startFailed',
                 'The agent task could not start: {0}', describeError(error)));

@@ -5,7 +5,7 @@ import { ILogger } from '@theia/core/lib/common/logger';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
 import { StreamJsonLine, TaskTranscript, applyStreamJsonLine, emptyTranscript } from '@theia-cli-companion/gemini-headless-protocol/lib/common';
 import { AgentTaskClientImpl } from './agent-task-client-impl';
-import { AgentTaskBackend, AgentTaskClient, AgentTaskRequest, AgentTaskSummary, linesIn } from '../common/agent-task-protocol';
+import { AgentTaskBackend, AgentTaskClient, AgentTaskStartRequest, AgentTaskSummary, linesIn } from '../common/agent-task-protocol';
 import { isPathWithin } from '@theia-cli-companion/cli-process/lib/common';
 
 export interface AgentTaskView {
@@ -85,7 +85,7 @@ export class AgentTaskService implements AgentTaskClient {
         this.onDidChangeEmitter.fire();
     }
 
-    async start(request: AgentTaskRequest & { command?: string }): Promise<AgentTaskSummary> {
+    async start(request: AgentTaskStartRequest): Promise<AgentTaskSummary> {
         const summary = await this.backend.start(request);
         this.watched.add(summary.id);
         await this.load(summary.id);

@@ -13,6 +13,14 @@ export interface AgentTaskRequest {
     skipTrust?: boolean;
 }
 
+/** What starting a task takes besides the request it keeps: the user's settings at the time. */
+export interface AgentTaskStartRequest extends AgentTaskRequest {
+    /** The Gemini CLI to run (the user's setting). */
+    command?: string;
+    /** Ignored files its snapshots record anyway (globs; `aiCliCompanion.snapshots.include`). */
+    snapshotInclude?: string[];
+}
+
 /** A file a task changed, against the snapshot taken before it started. */
 export interface FileChange extends SnapshotFileChange {
     /** When the user reverted it. */
@@ -65,7 +73,7 @@ export interface AgentTaskBackend extends RpcServer<AgentTaskClient> {
      */
     setWorkspaceRoots(roots: string[]): Promise<void>;
     /** `command`: the Gemini CLI executable (a name on the backend's PATH or a path); `gemini` by default. */
-    start(request: AgentTaskRequest & { command?: string }): Promise<AgentTaskSummary>;
+    start(request: AgentTaskStartRequest): Promise<AgentTaskSummary>;
     cancel(id: string): Promise<void>;
     /** The tasks that ran in one of this window's roots (or below), newest first. */
     list(): Promise<AgentTaskSummary[]>;

@@ -4,9 +4,10 @@ import { inject, injectable } from '@theia/core/shared/inversify';
 import { DisposableCollection } from '@theia/core/lib/common/disposable';
 import { z } from 'zod';
 import { APPROVAL_MODES } from '@theia-cli-companion/gemini-headless-protocol/lib/common';
-import { AgentTaskBackend, AgentTaskClient, AgentTaskDetail, AgentTaskRequest, AgentTaskSummary, RevertResult } from '../common/agent-task-protocol';
+import { AgentTaskBackend, AgentTaskClient, AgentTaskDetail, AgentTaskStartRequest, AgentTaskSummary, RevertResult } from '../common/agent-task-protocol';
 import { AgentTaskManager } from './agent-task-manager';
 import { CLI_CATALOGUE, formatZodIssues, isPathWithin } from '@theia-cli-companion/cli-process/lib/common';
+import { SnapshotIncludeSchema } from '@theia-cli-companion/ai-cli-core/lib/common';
 
 const AgentTaskRequestSchema = z.object({
     prompt: z.string().trim().min(1, 'the prompt is empty').max(100_000),
@@ -14,7 +15,8 @@ const AgentTaskRequestSchema = z.object({
     approvalMode: z.enum(APPROVAL_MODES),
     model: z.string().regex(/^[\w.:/-]{1,200}$/, 'not a model name').optional(),
     skipTrust: z.boolean().optional(),
-    command: z.string().min(1).max(4096).optional()
+    command: z.string().min(1).max(4096).optional(),
+    snapshotInclude: SnapshotIncludeSchema.optional()
 }).strict();
 const Id = z.string().uuid();
 const FilePath = z.string().min(1).max(4096);
@@ -52,18 +54,18 @@ export class AgentTaskBackendImpl implements AgentTaskBackend {
         }
     }
 
-    async start(request: AgentTaskRequest & { command?: string }): Promise<AgentTaskSummary> {
+    async start(request: AgentTaskStartRequest): Promise<AgentTaskSummary> {
         const parsed = AgentTaskRequestSchema.safeParse(request);
         if (!parsed.success) {
             throw new Error(`Invalid agent task: ${formatZodIssues(parsed.error, 'request')}`);
         }
-        const { command, ...valid } = parsed.data;
+        const { command, snapshotInclude, ...valid } = parsed.data;
         const folder = await fs.promises.realpath(valid.cwd).catch(() => undefined);
         // A folder that does not exist is the manager's to report.
         if (folder !== undefined && !this.inWindow(folder)) {
             throw new Error(`The task's folder is not inside this window's workspace: ${valid.cwd}`);
         }
-        return this.manager.start(valid, command ?? CLI_CATALOGUE.gemini.command);
+        return this.manager.start(valid, command ?? CLI_CATALOGUE.gemini.command, snapshotInclude);
     }
 
     async cancel(id: string): Promise<void> {

@@ -113,7 +113,7 @@ describe('AgentTaskManager: what it keeps of the task\'s folder', function (): v
         fs.rmSync(base, { recursive: true, force: true });
     });
 
-    it('stores the content of a .env file, and everything else, in 0600 files inside 0700 directories', async () => {
+    it('stores the content of a .env file, and everything else (git\'s snapshots too), in 0600 files inside 0700 directories', async () => {
         const ws = path.join(base, 'ws');
         fs.mkdirSync(ws);
         fs.writeFileSync(path.join(ws, '.env'), 'API_KEY=secret\n');
@@ -130,6 +130,9 @@ describe('AgentTaskManager: what it keeps of the task\'s folder', function (): v
                 ? modes(path.join(dir, entry.name)) : [[path.join(dir, entry.name), fs.statSync(path.join(dir, entry.name)).mode & 0o777] as [string, number]])];
         const all = modes(store);
         expect(all.filter(([file]) => file.startsWith(blobs + path.sep))).to.have.length.of.at.least(2);
-        expect(all.filter(([file, mode]) => mode !== (fs.statSync(file).isDirectory() ? 0o700 : 0o600))).to.deep.equal([]);
+        // Git keeps its objects read-only (0400): no more open than 0600 either.
+        const tooOpen = ([file, mode]: [string, number]) => fs.statSync(file).isDirectory() ? mode !== 0o700 : (mode !== 0o600 && mode !== 0o400);
+        expect(all.filter(tooOpen)).to.deep.equal([]);
+        expect(all.filter(([file]) => file.startsWith(path.join(store, 'git') + path.sep)), 'the snapshot was taken by git').to.have.length.of.at.least(5);
     });
 });

@@ -14,7 +14,7 @@ import { findExecutable } from '@theia-cli-companion/cli-process/lib/node';
 import { CLI_CATALOGUE, describeError, installCommandOf, isPathWithin } from '@theia-cli-companion/cli-process/lib/common';
 import { AgentTaskStore } from './agent-task-store';
 import {
-    BlobStore, DEFAULT_SNAPSHOT_LIMITS, WorkspaceSnapshot, compareSnapshots, restoreSnapshotFile, takeSnapshot
+    BlobStore, WorkspaceSnapshot, WorkspaceSnapshotter, restoreSnapshotFile
 } from '@theia-cli-companion/ai-cli-core/lib/node';
 
 export const AGENT_TASKS_LOGGER = 'ai-agent-tasks:AgentTaskManager';
@@ -26,6 +26,8 @@ interface LiveTask {
     process?: HeadlessGeminiProcess;
     cancelRequested?: boolean;
     before?: WorkspaceSnapshot;
+    /** Ignored files its snapshots record anyway. */
+    snapshotInclude?: readonly string[];
 }
 
 /**
@@ -39,9 +41,7 @@ export class AgentTaskManager implements BackendApplicationContribution {
     @inject(EnvVariablesServer) protected readonly envVariables: EnvVariablesServer;
 
     protected readonly tasks = new Map<string, LiveTask>();
-    /** The last snapshot of each folder: the next one re-reads only files whose size or mtime changed. */
-    protected readonly lastSnapshots = new Map<string, WorkspaceSnapshot>();
-    protected storage?: Promise<{ store: AgentTaskStore; blobs: BlobStore }>;
+    protected storage?: Promise<{ store: AgentTaskStore; blobs: BlobStore; snapshots: WorkspaceSnapshotter }>;
 
     protected readonly onLineEmitter = new Emitter<{ id: string; seq: number; line: StreamJsonLine }>();
     readonly onLine = this.onLineEmitter.event;
@@ -51,7 +51,7 @@ export class AgentTaskManager implements BackendApplicationContribution {
     readonly onRemoved = this.onRemovedEmitter.event;
 
     /** Where tasks and contents are kept: `<THEIA_CONFIG_DIR>/cli-companion/agent-tasks`. */
-    protected async open(): Promise<{ store: AgentTaskStore; blobs: BlobStore }> {
+    protected async open(): Promise<{ store: AgentTaskStore; blobs: BlobStore; snapshots: WorkspaceSnapshotter }> {
         return this.storage ??= (async () => {
             const root = path.join(FileUri.fsPath(await this.envVariables.getConfigDirUri()), 'cli-companion', 'agent-tasks');
             const store = new AgentTaskStore(path.join(root, 'tasks'), message => this.logger.warn(message));
@@ -66,7 +66,8 @@ export class AgentTaskManager implements BackendApplicationContribution {
                 }
                 this.tasks.set(detail.id, { detail, folder: await realFolder(detail.request.cwd) });
             }
-            return { store, blobs: new BlobStore(path.join(root, 'blobs')) };
+            const blobs = new BlobStore(path.join(root, 'blobs'));
+            return { store, blobs, snapshots: new WorkspaceSnapshotter({ gitDir: path.join(root, 'git'), blobs, warn: message => this.logger.warn(message) }) };
         })();
     }
 
@@ -87,8 +88,8 @@ export class AgentTaskManager implements BackendApplicationContribution {
         return this.tasks.get(id)?.detail;
     }
 
-    async start(request: AgentTaskRequest, command: string): Promise<AgentTaskSummary> {
-        const { store, blobs } = await this.open();
+    async start(request: AgentTaskRequest, command: string, snapshotInclude: readonly string[] = []): Promise<AgentTaskSummary> {
+        const { store, snapshots } = await this.open();
         const stat = await fs.promises.stat(request.cwd).catch(() => undefined);
         if (!stat?.isDirectory()) {
             throw new Error(`The task's folder does not exist: ${request.cwd}`);
@@ -96,15 +97,15 @@ export class AgentTaskManager implements BackendApplicationContribution {
         const detail: AgentTaskDetail = {
             id: crypto.randomUUID(), request, startedAt: Date.now(), state: 'preparing', changes: { state: 'pending' }, transcript: emptyTranscript()
         };
-        const task: LiveTask = { detail, folder: await realFolder(request.cwd) };
+        const task: LiveTask = { detail, folder: await realFolder(request.cwd), snapshotInclude };
         this.tasks.set(detail.id, task);
         await store.save(detail);
         this.changed(task);
-        void this.run(task, command, store, blobs);
+        void this.run(task, command, store, snapshots);
         return summaryOf(detail);
     }
 
-    protected async run(task: LiveTask, command: string, store: AgentTaskStore, blobs: BlobStore): Promise<void> {
+    protected async run(task: LiveTask, command: string, store: AgentTaskStore, snapshots: WorkspaceSnapshotter): Promise<void> {
         const { detail } = task;
         const executable = await findExecutable(command);
         if (!executable) {
@@ -116,8 +117,7 @@ export class AgentTaskManager implements BackendApplicationContribution {
             });
         }
         try {
-            task.before = await takeSnapshot(detail.request.cwd, blobs, DEFAULT_SNAPSHOT_LIMITS, this.lastSnapshots.get(detail.request.cwd));
-            this.lastSnapshots.set(detail.request.cwd, task.before);
+            task.before = await snapshots.take(detail.request.cwd, task.snapshotInclude);
         } catch (error) {
             this.logger.warn(`Agent task ${detail.id}: no snapshot of ${detail.request.cwd}: ${error}`);
         }
@@ -143,7 +143,7 @@ export class AgentTaskManager implements BackendApplicationContribution {
             },
             exit: (outcome, facts) => {
                 this.logger.info(`Agent task ${detail.id} ended: ${outcome.kind} (code ${facts.code}, signal ${facts.signal})`);
-                void this.compare(task, blobs).then(changes => this.finish(task, store, {
+                void this.compare(task, snapshots).then(changes => this.finish(task, store, {
                     state: outcome.kind, outcomeMessage: outcome.message || undefined, exit: { code: facts.code, signal: facts.signal }, changes
                 }));
             }
@@ -152,14 +152,13 @@ export class AgentTaskManager implements BackendApplicationContribution {
         this.changed(task);
     }
 
-    protected async compare(task: LiveTask, blobs: BlobStore): Promise<AgentTaskSummary['changes']> {
+    protected async compare(task: LiveTask, snapshots: WorkspaceSnapshotter): Promise<AgentTaskSummary['changes']> {
         if (!task.before) {
             return { state: 'unavailable', reason: 'the folder could not be read before the task started' };
         }
         try {
-            const after = await takeSnapshot(task.before.root, blobs, DEFAULT_SNAPSHOT_LIMITS, task.before);
-            this.lastSnapshots.set(after.root, after);
-            return { state: 'ready', files: compareSnapshots(task.before, after), truncated: task.before.truncated || after.truncated };
+            const after = await snapshots.take(task.before.root, task.snapshotInclude);
+            return { state: 'ready', files: await snapshots.compare(task.before, after), truncated: task.before.truncated || after.truncated };
         } catch (error) {
             return { state: 'unavailable', reason: `the folder could not be read after the task: ${error}` };
         }
@@ -182,7 +181,7 @@ export class AgentTaskManager implements BackendApplicationContribution {
     }
 
     async remove(id: string): Promise<void> {
-        const { store, blobs } = await this.open();
+        const { store, blobs, snapshots } = await this.open();
         const task = this.tasks.get(id);
         if (!task) {
             return;
@@ -193,21 +192,21 @@ export class AgentTaskManager implements BackendApplicationContribution {
         this.tasks.delete(id);
         await store.remove(id);
         this.onRemovedEmitter.fire({ id, folder: task.folder });
-        await blobs.collectGarbage(this.referencedBlobs());
+        await blobs.collectGarbage(this.referencedBlobs(await snapshots.keptBlobs()));
     }
 
     /** Blobs still needed: every stored change, and every file of the snapshots kept for reuse or running tasks. */
-    protected referencedBlobs(): Set<string> {
-        const keep = new Set<string>();
+    protected referencedBlobs(keep: Set<string>): Set<string> {
         const add = (sha?: string) => sha && keep.add(sha);
         for (const task of this.tasks.values()) {
             const changes = task.detail.changes;
             if (changes.state === 'ready') {
                 changes.files.forEach(change => { add(change.before); add(change.after); });
             }
-            task.before?.files.forEach(entry => add(entry.sha));
+            if (task.before?.kind === 'files') {
+                task.before.files.forEach(entry => add(entry.sha));
+            }
         }
-        this.lastSnapshots.forEach(snapshot => snapshot.files.forEach(entry => add(entry.sha)));
         return keep;
     }
 

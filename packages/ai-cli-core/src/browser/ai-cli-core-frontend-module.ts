@@ -35,6 +35,7 @@ import { PendingReviewViewContribution } from './pending-review/pending-review-v
 import { ReviewPaceSettings } from './pending-review/review-pace-settings';
 import { ReviewPaceCommandContribution } from './pending-review/review-pace-command-contribution';
 import { ExecutionSettings } from './untrusted-workspace/execution-settings';
+import { SnapshotIncludeSettings } from './snapshots/snapshot-include-settings';
 import { WorkspaceTrustGate } from './untrusted-workspace/workspace-trust-gate';
 
 /**
@@ -55,6 +56,7 @@ export default new ContainerModule(bind => {
     bind(CompanionLog).toService(CompanionOutput);
     bind(TextModels).to(MonacoTextModels).inSingletonScope();
     bind(ExecutionSettings).toSelf().inSingletonScope();
+    bind(SnapshotIncludeSettings).toSelf().inSingletonScope();
     bind(WorkspaceTrustGate).toSelf().inSingletonScope();
 
     bind(EditorContextTracker).toSelf().inSingletonScope();

@@ -5,6 +5,7 @@ export * from './companion-output';
 export * from './diff-review/diff-review-service';
 export * from './editor-context-tracker';
 export * from './window-companion-service';
+export * from './snapshots/snapshot-include-settings';
 export * from './untrusted-workspace/execution-settings';
 export * from './untrusted-workspace/workspace-trust-gate';
 export * from './review-changes/review-diff-registry';

@@ -4,6 +4,7 @@ import { PreferenceContribution, PreferenceSchema } from '@theia/core/lib/common
 import { PreferenceProxy, createPreferenceProxy } from '@theia/core/lib/common/preferences/preference-proxy';
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-scope';
+import { SNAPSHOT_INCLUDE_PREF } from './snapshot-include';
 import { CLI_FLAVOUR_DISPLAY_NAMES, CLI_FLAVOUR_IDS, CLI_FLAVOUR_PACKAGES, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 
 export const COMPANION_ENABLED_PREF = 'aiCliCompanion.enabled';
@@ -110,6 +111,14 @@ export const ideCompanionPreferenceSchema: PreferenceSchema = {
             default: 'auto',
             description: nls.localize('theia-cli-companion/cli-core/diffFocus', 'Whether a diff proposed by a CLI takes the keyboard focus when it opens.')
         },
+        [SNAPSHOT_INCLUDE_PREF]: {
+            type: 'array',
+            items: { type: 'string', minLength: 1, maxLength: 500 },
+            maxItems: 100,
+            default: [],
+            description: nls.localize('theia-cli-companion/cli-core/snapshotInclude',
+                'Ignored files that the snapshots of agent tasks and chat turns record anyway (globs relative to the folder, e.g. `.env`, `generated/**`).')
+        },
         [ACP_REVIEW_PACE_PREF]: reviewPaceProperty(nls.localize('theia-cli-companion/cli-core/chatAgents', 'an agent in the chat')),
         [REVIEW_NOTIFY_QUEUED_PREF]: {
             type: 'boolean',
@@ -132,6 +141,7 @@ export type IdeCompanionConfiguration = FlavourConfiguration & {
     [DIFF_FOCUS_PREF]: DiffFocus;
     [ACP_REVIEW_PACE_PREF]: ReviewPace;
     [REVIEW_NOTIFY_QUEUED_PREF]: boolean;
+    [SNAPSHOT_INCLUDE_PREF]: string[];
 };
 
 export const IdeCompanionPreferenceContribution = Symbol('IdeCompanionPreferenceContribution');

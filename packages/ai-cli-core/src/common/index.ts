@@ -5,3 +5,4 @@ export * from './ide-companion-protocol';
 export * from './open-editors-model';
 export * from './rpc-text';
 export * from './snapshot-file-change';
+export * from './snapshot-include';

@@ -12,8 +12,9 @@ export interface SnapshotEntry {
     binary?: boolean;
 }
 
-/** The regular files under a folder when a task started or ended, by path relative to it (`/`-separated). */
-export interface WorkspaceSnapshot {
+/** The regular files under a folder when a task started or ended, by path relative to it (`/`-separated), read one by one. */
+export interface FileTreeSnapshot {
+    kind: 'files';
     root: string;
     takenAt: number;
     /** A Map: a file may be named `__proto__` or `constructor`. */
@@ -43,7 +44,7 @@ const PARALLEL_READS = 16;
  * Records a folder's files into the blob store, so what a task changed can be shown and reverted.
  * A file whose size and mtime match `previous` (and is not racy) reuses its hash without a read.
  */
-export async function takeSnapshot(root: string, blobs: BlobStore, limits: SnapshotLimits, previous?: WorkspaceSnapshot): Promise<WorkspaceSnapshot> {
+export async function takeSnapshot(root: string, blobs: BlobStore, limits: SnapshotLimits, previous?: FileTreeSnapshot): Promise<FileTreeSnapshot> {
     const takenAt = Date.now();
     const found: { relative: string; stat: fs.Stats }[] = [];
     let truncated = false;
@@ -79,7 +80,7 @@ export async function takeSnapshot(root: string, blobs: BlobStore, limits: Snaps
             }
         }));
     }
-    return { root, takenAt, files, truncated };
+    return { kind: 'files', root, takenAt, files, truncated };
 }
 
 async function snapshotEntry(
@@ -101,7 +102,7 @@ async function snapshotEntry(
 }
 
 /** The files that differ between two snapshots of the same folder, by path. */
-export function compareSnapshots(before: WorkspaceSnapshot, after: WorkspaceSnapshot): SnapshotFileChange[] {
+export function compareSnapshots(before: FileTreeSnapshot, after: FileTreeSnapshot): SnapshotFileChange[] {
     const changes: SnapshotFileChange[] = [];
     const paths = new Set([...before.files.keys(), ...after.files.keys()]);
     for (const relative of [...paths].sort()) {

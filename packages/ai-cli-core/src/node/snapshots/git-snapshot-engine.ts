@@ -1,0 +1,182 @@
+import * as crypto from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
+import type { SnapshotFileChange } from '../../common/snapshot-file-change';
+import { BlobStore } from './blob-store';
+import { PrivateGitRepository } from './private-git-repository';
+
+/** A folder recorded as a git tree in our private repository for it. */
+export interface GitTreeSnapshot {
+    kind: 'git';
+    root: string;
+    takenAt: number;
+    tree: string;
+    gitDir: string;
+    /** Git records every file it does not ignore: there is no cap. */
+    truncated: false;
+}
+
+export interface GitSnapshotOptions {
+    /** Patterns (gitignore syntax) never recorded, besides what the folder's `.gitignore` files ignore. */
+    excludes: readonly string[];
+    /** Globs of ignored files to record anyway (a `.env`, generated sources). */
+    include: readonly string[];
+}
+
+/** Where a folder that is a repository keeps its objects and index: read, never written. */
+export interface FolderRepository {
+    objects: string;
+    index?: string;
+}
+
+/**
+ * Snapshots by git itself: a private git directory per folder (under `dir`) with the folder as work tree.
+ * The first snapshot starts from a copy of the folder's own index where it has one (and borrows its object
+ * store as an alternate), so it costs about what `git status` does; later ones hash only what changed.
+ */
+export class GitSnapshotEngine {
+
+    /** One git command sequence per private directory at a time (they share an index). */
+    protected readonly queues = new Map<string, Promise<unknown>>();
+
+    constructor(readonly dir: string) { }
+
+    async take(root: string, options: GitSnapshotOptions): Promise<GitTreeSnapshot> {
+        const gitDir = path.join(this.dir, crypto.createHash('sha256').update(root).digest('hex').slice(0, 32));
+        return this.serialized(gitDir, async () => {
+            const takenAt = Date.now();
+            const repository = new PrivateGitRepository(gitDir, root);
+            const own = await findFolderRepository(root);
+            await repository.prepare(own?.objects, options.excludes);
+            const seeded = await this.seedIndex(repository, own);
+            try {
+                await this.addAll(repository, options.include);
+            } catch (error) {
+                if (!seeded) {
+                    throw error;
+                }
+                // The folder's index may use what our directory lacks (a split index, a sparse checkout): start from none.
+                await fs.promises.rm(repository.indexFile, { force: true });
+                await this.addAll(repository, options.include);
+            }
+            const tree = (await repository.git(['write-tree'])).toString('latin1').trim();
+            return { kind: 'git', root, takenAt, tree, gitDir, truncated: false };
+        });
+    }
+
+    /** The regular files that differ between two snapshots of one folder, their contents put into `blobs` (up to `maxFileBytes`). */
+    async compare(before: GitTreeSnapshot, after: GitTreeSnapshot, blobs: BlobStore, maxFileBytes: number): Promise<SnapshotFileChange[]> {
+        const repository = new PrivateGitRepository(after.gitDir, after.root);
+        const raw = await this.serialized(after.gitDir, () => repository.git(['diff-tree', '-r', '-z', '--no-renames', '--raw', before.tree, after.tree]));
+        const entries = parseRawDiff(raw);
+        const ids = [...new Set(entries.flatMap(entry => [entry.before?.id, entry.after?.id]).filter((id): id is string => !!id))];
+        const stored = new Map<string, { sha?: string; binary: boolean }>();
+        await this.serialized(after.gitDir, () => repository.readBlobs(ids, maxFileBytes, async (id, content) => {
+            stored.set(id, content ? { sha: await blobs.put(content), binary: content.subarray(0, 8000).includes(0) } : { binary: false });
+        }));
+        const changes: SnapshotFileChange[] = [];
+        for (const entry of entries) {
+            const was = entry.before && stored.get(entry.before.id);
+            const now = entry.after && stored.get(entry.after.id);
+            const common = {
+                path: path.join(after.root, ...entry.path.split('/')),
+                relativePath: entry.path,
+                reviewable: (!was || !!was.sha) && (!now || !!now.sha),
+                binary: !!(was?.binary || now?.binary)
+            };
+            if (!was && now) {
+                changes.push({ ...common, kind: 'added', after: now.sha });
+            } else if (was && !now) {
+                changes.push({ ...common, kind: 'deleted', before: was.sha, mode: entry.before!.mode });
+            } else if (was && now) {
+                changes.push({ ...common, kind: 'modified', before: was.sha, after: now.sha, mode: entry.before!.mode });
+            }
+        }
+        return changes.sort((a, b) => a.relativePath < b.relativePath ? -1 : a.relativePath > b.relativePath ? 1 : 0);
+    }
+
+    protected async seedIndex(repository: PrivateGitRepository, own: FolderRepository | undefined): Promise<boolean> {
+        if (!own?.index || fs.existsSync(repository.indexFile)) {
+            return false;
+        }
+        try {
+            await fs.promises.copyFile(own.index, repository.indexFile);
+            // Git trusts an entry whose file is older than the index: the copy keeps the original's time, so a file
+            // written in the same instant as the folder's index is still re-hashed.
+            const { atime, mtime } = await fs.promises.stat(own.index);
+            await fs.promises.utimes(repository.indexFile, atime, mtime);
+            return true;
+        } catch {
+            await fs.promises.rm(repository.indexFile, { force: true });
+            return false;
+        }
+    }
+
+    protected async addAll(repository: PrivateGitRepository, include: readonly string[]): Promise<void> {
+        await repository.git(['add', '--all', '--ignore-errors', '--', '.']);
+        if (include.length) {
+            const ignored = await repository.git(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--', ...include.map(glob => `:(glob)${glob}`)]);
+            if (ignored.length) {
+                await repository.git(['add', '--force', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], ignored);
+            }
+        }
+    }
+
+    protected serialized<T>(key: string, work: () => Promise<T>): Promise<T> {
+        const next = (this.queues.get(key) ?? Promise.resolve()).then(work, work);
+        const settled = next.then(() => undefined, () => undefined);
+        this.queues.set(key, settled);
+        void settled.then(() => this.queues.get(key) === settled && this.queues.delete(key));
+        return next;
+    }
+}
+
+interface RawDiffEntry {
+    path: string;
+    before?: { id: string; mode: number };
+    after?: { id: string; mode: number };
+}
+
+const ZERO_ID = /^0+$/;
+
+/** `git diff-tree -r -z --raw`: `:<mode> <mode> <id> <id> <status>\0<path>\0` per file; links and submodules are not files. */
+export function parseRawDiff(raw: Buffer): RawDiffEntry[] {
+    const fields = raw.toString('utf8').split('\0');
+    const entries: RawDiffEntry[] = [];
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+        const [oldMode, newMode, oldId, newId] = fields[i].replace(/^:/, '').split(' ');
+        const side = (mode: string, id: string) => /^100[67][0-7]{2}$/.test(mode) && !ZERO_ID.test(id) ? { id, mode: parseInt(mode, 8) & 0o777 } : undefined;
+        const entry = { path: fields[i + 1], before: side(oldMode, oldId), after: side(newMode, newId) };
+        if (entry.before || entry.after) {
+            entries.push(entry);
+        }
+    }
+    return entries;
+}
+
+/**
+ * The repository a folder is the top of, found without running git in it (its config is not ours to
+ * obey): `.git` as a directory, or as a file naming one (worktrees, submodules), with `commondir` followed.
+ */
+export async function findFolderRepository(root: string): Promise<FolderRepository | undefined> {
+    const dotGit = path.join(root, '.git');
+    const stat = await fs.promises.lstat(dotGit).catch(() => undefined);
+    let gitDir: string | undefined;
+    if (stat?.isDirectory()) {
+        gitDir = dotGit;
+    } else if (stat?.isFile() && stat.size < 4096) {
+        const pointer = /^gitdir: (.+)$/m.exec(await fs.promises.readFile(dotGit, 'utf8'))?.[1].trim();
+        gitDir = pointer ? path.resolve(root, pointer) : undefined;
+    }
+    if (!gitDir) {
+        return undefined;
+    }
+    const common = await fs.promises.readFile(path.join(gitDir, 'commondir'), 'utf8').then(text => path.resolve(gitDir!, text.trim()), () => gitDir!);
+    const objects = path.join(common, 'objects');
+    const usable = (candidate: string) => !/[\n\r]/.test(candidate) && path.isAbsolute(candidate);
+    if (!usable(objects) || !(await fs.promises.stat(objects).catch(() => undefined))?.isDirectory()) {
+        return undefined;
+    }
+    const index = path.join(gitDir, 'index');
+    return { objects, index: (await fs.promises.lstat(index).catch(() => undefined))?.isFile() ? index : undefined };
+}

@@ -1,0 +1,154 @@
+import { spawn } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { ensurePrivateDirectory, writePrivateFileAtomic } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+
+/** A git command of ours failed: what it was and what git said. */
+export class GitCommandError extends Error {
+    constructor(readonly args: readonly string[], readonly code: number | null, readonly stderr: string) {
+        super(`git ${args.join(' ')} failed (${code === null ? 'killed' : `exit ${code}`}): ${stderr.trim().split('\n').slice(-3).join(' / ') || 'no message'}`);
+    }
+}
+
+/**
+ * Attributes applied before any the work tree declares (`info/attributes` outranks every `.gitattributes`):
+ * content is stored byte for byte, whatever a cloned repository asks for (no end-of-line conversion, no
+ * filter, no ident expansion, no re-encoding).
+ */
+const BYTE_EXACT_ATTRIBUTES = '* -text -filter -ident -working-tree-encoding\n';
+
+/**
+ * Our whole configuration. Nothing is read from the system, the user's global files or the work tree's
+ * repository, so a cloned repository cannot choose a hook, filter, fsmonitor or pager for us to run.
+ */
+const CONFIG = [
+    '[core]',
+    '\trepositoryformatversion = 0',
+    // Whatever the umask: files 0600, folders 0700 (the snapshots hold the user\'s .env files too).
+    '\tsharedRepository = 0600',
+    '\tbare = false',
+    '\tfilemode = true',
+    '\tsymlinks = true',
+    '\tautocrlf = false',
+    '\tsafecrlf = false',
+    '\tfsmonitor = false',
+    '\tuntrackedCache = false',
+    '\thooksPath = /dev/null',
+    '[gc]',
+    '\tauto = 0',
+    '[index]',
+    '\tthreads = true',
+    ''
+].join('\n');
+
+/**
+ * A git directory private to us (0700, under the IDE's config directory) whose work tree is a user's
+ * folder: git's index gives us what changed since the last snapshot at the cost of `git status`. Every
+ * command runs with our configuration only, on our index and object store; the folder's own repository
+ * is never written to (its objects may be read, as an alternate, so committed content is not copied).
+ */
+export class PrivateGitRepository {
+
+    constructor(readonly gitDir: string, readonly workTree: string) { }
+
+    /** Whether a `git` executable is on the PATH of this process (asked once). */
+    static available(): Promise<boolean> {
+        return availability ??= run('git', ['--version'], { env: { PATH: process.env.PATH ?? '' } }).then(() => true, () => false);
+    }
+
+    get indexFile(): string {
+        return path.join(this.gitDir, 'index');
+    }
+
+    /** Creates the directory on first use (no templates, so no sample hooks); writes our config and attributes each time. */
+    async prepare(alternateObjects: string | undefined, excludes: readonly string[]): Promise<void> {
+        if (!fs.existsSync(path.join(this.gitDir, 'HEAD'))) {
+            await ensurePrivateDirectory(this.gitDir);
+            await this.git(['init', '--quiet', '--template=', '--shared=0600']);
+        }
+        await writePrivateFileAtomic(path.join(this.gitDir, 'config'), CONFIG);
+        await ensurePrivateDirectory(path.join(this.gitDir, 'info'));
+        await writePrivateFileAtomic(path.join(this.gitDir, 'info', 'attributes'), BYTE_EXACT_ATTRIBUTES);
+        await writePrivateFileAtomic(path.join(this.gitDir, 'info', 'exclude'), excludes.map(pattern => `${pattern}\n`).join(''));
+        const alternates = path.join(this.gitDir, 'objects', 'info', 'alternates');
+        if (alternateObjects) {
+            await writePrivateFileAtomic(alternates, `${alternateObjects}\n`);
+        } else {
+            await fs.promises.rm(alternates, { force: true });
+        }
+    }
+
+    /** Runs git on our directory and the work tree; resolves with its standard output. */
+    git(args: readonly string[], input?: string | Buffer): Promise<Buffer> {
+        return run('git', args, { env: this.env(), cwd: this.workTree, input });
+    }
+
+    /**
+     * The contents of `ids` (blob ids), streamed one at a time to `each`, in order, through one `git cat-file --batch`.
+     * Blobs larger than `maxBytes` are reported with their size and no content.
+     */
+    async readBlobs(ids: readonly string[], maxBytes: number, each: (id: string, content: Buffer | undefined, size: number) => Promise<void>): Promise<void> {
+        if (!ids.length) {
+            return;
+        }
+        const sizes = (await this.git(['cat-file', '--batch-check=%(objectname) %(objectsize)'], ids.join('\n') + '\n')).toString('latin1').split('\n');
+        const small = ids.filter((_, index) => Number(sizes[index]?.split(' ')[1]) <= maxBytes);
+        const contents = small.length ? splitBatch(await this.git(['cat-file', '--batch'], small.join('\n') + '\n')) : new Map<string, Buffer>();
+        for (const [index, id] of ids.entries()) {
+            const size = Number(sizes[index]?.split(' ')[1]);
+            if (!Number.isFinite(size)) {
+                throw new Error(`git has no blob ${id}`);
+            }
+            await each(id, contents.get(id), size);
+        }
+    }
+
+    protected env(): NodeJS.ProcessEnv {
+        return {
+            PATH: process.env.PATH ?? '',
+            LC_ALL: 'C',
+            HOME: this.gitDir,
+            XDG_CONFIG_HOME: this.gitDir,
+            GIT_DIR: this.gitDir,
+            GIT_WORK_TREE: this.workTree,
+            GIT_CONFIG_NOSYSTEM: '1',
+            GIT_CONFIG_GLOBAL: '/dev/null',
+            GIT_TERMINAL_PROMPT: '0',
+            GIT_AUTHOR_NAME: 'Theia CLI Companion', GIT_AUTHOR_EMAIL: 'snapshots@localhost',
+            GIT_COMMITTER_NAME: 'Theia CLI Companion', GIT_COMMITTER_EMAIL: 'snapshots@localhost'
+        };
+    }
+}
+
+let availability: Promise<boolean> | undefined;
+
+/** `git cat-file --batch` output: `<id> blob <size>\n<content>\n` per object. */
+function splitBatch(output: Buffer): Map<string, Buffer> {
+    const contents = new Map<string, Buffer>();
+    let offset = 0;
+    while (offset < output.length) {
+        const headerEnd = output.indexOf(10, offset);
+        const [id, type, size] = output.subarray(offset, headerEnd).toString('latin1').split(' ');
+        if (type !== 'blob' || headerEnd < 0) {
+            throw new Error(`unexpected git cat-file output: ${output.subarray(offset, Math.min(offset + 80, output.length)).toString('latin1')}`);
+        }
+        const start = headerEnd + 1;
+        contents.set(id, output.subarray(start, start + Number(size)));
+        offset = start + Number(size) + 1;
+    }
+    return contents;
+}
+
+function run(command: string, args: readonly string[], options: { env: NodeJS.ProcessEnv; cwd?: string; input?: string | Buffer }): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+        const child = spawn(command, [...args], { env: options.env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'], shell: false });
+        const out: Buffer[] = [];
+        const err: Buffer[] = [];
+        child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+        child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+        child.on('error', reject);
+        child.on('close', code => code === 0 ? resolve(Buffer.concat(out)) : reject(new GitCommandError(args, code, Buffer.concat(err).toString())));
+        child.stdin.on('error', () => undefined);
+        child.stdin.end(options.input);
+    });
+}

@@ -1,5 +1,8 @@
 import { expect } from 'chai';
-import { runBenchmarks, toMarkdown } from './run-benchmarks';
+import * as fs from 'fs';
+import * as path from 'path';
+import { REPO_ROOT } from '../theia-backend';
+import { runBenchmarks, toMarkdown, withResults } from './run-benchmarks';
 
 /**
  * The benchmark suite, quick: every measurement runs end to end against its baseline. It asserts
@@ -13,7 +16,8 @@ describe('Benchmarks (smoke: few repetitions, no assertion on time)', function (
         const ids = run.figures.map(figure => figure.id);
         expect(ids).to.deep.equal([
             'server-throughput', 'server-request-latency', 'fan-out-1', 'fan-out-10', 'fan-out-50', 'windows-1', 'windows-10', 'windows-30',
-            'context-latency', 'diff-latency-1k', 'diff-latency-100k', 'diff-latency-1m', 'typing-cost', 'startup-backend', 'startup-frontend'
+            'snapshot-generated-first', 'snapshot-generated-next', 'snapshot-real-first', 'snapshot-real-next',
+            'context-latency', 'diff-latency-1k', 'diff-latency-100k', 'diff-latency-1m', 'diff-latency-10m', 'typing-cost', 'startup-backend', 'startup-frontend'
         ]);
         for (const figure of run.figures) {
             for (const summary of [figure.measured, figure.baseline]) {
@@ -27,7 +31,15 @@ describe('Benchmarks (smoke: few repetitions, no assertion on time)', function (
         expect(windows.notes).to.include({ 'discovery files': 60, ports: 30 });
         const typing = run.figures.find(figure => figure.id === 'typing-cost')!;
         expect(typing.notes!['editor events handled'], 'the companion saw the keystrokes').to.be.greaterThan(0);
+        for (const id of ['snapshot-generated-next', 'snapshot-real-next']) {
+            expect(run.figures.find(figure => figure.id === id)!.notes, 'the snapshots saw the ten changed files').to.include({ 'changes found': '10' });
+        }
         const table = toMarkdown(run);
+        // The document takes the table in its results section and keeps the rest.
+        const document = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'BENCHMARKS.md'), 'utf8');
+        const updated = withResults(document, table);
+        expect(updated).to.contain(table).and.to.contain('## Goals and how each figure is measured').and.to.contain(`of commit ${run.commit}`);
+        expect(withResults(updated, table)).to.equal(updated);
         // A header row and a separator row, then one row per figure.
         expect(table.split('\n').filter(line => line.startsWith('| ')).length).to.equal(run.figures.length + 2);
     });

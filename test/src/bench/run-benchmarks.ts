@@ -8,12 +8,15 @@ import { REPO_ROOT, TheiaBackend } from '../theia-backend';
 import { TheiaWindow } from '../theia-window';
 import { BASELINE_APP, benchContextLatency, benchDiffLatency, benchmarkFiles, benchStartup, benchTyping } from './browser-benchmarks';
 import { benchFanOut, benchThroughput, benchWindows } from './server-benchmarks';
+import { benchSnapshots } from './snapshot-benchmarks';
 import { Figure, round } from './stats';
 
 export interface BenchmarkRun {
     readonly date: string;
     readonly quick: boolean;
     readonly machine: string;
+    /** The commit measured (with `+changes` when the work tree differed from it). */
+    readonly commit: string;
     readonly durationSeconds: number;
     readonly figures: Figure[];
 }
@@ -26,6 +29,29 @@ export function ensureBaselineApp(): void {
         return;
     }
     execFileSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'theia'), ['build', '--mode', 'development'], { cwd: BASELINE_APP, stdio: 'ignore' });
+}
+
+export function describeCommit(): string {
+    try {
+        const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT }).toString().trim();
+        const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: REPO_ROOT }).toString().trim() !== '';
+        return dirty ? `${head}+changes` : head;
+    } catch {
+        return 'unknown (not a git checkout)';
+    }
+}
+
+const DOC_START = '<!-- benchmarks:start (written by `npm run bench`; edits here are replaced) -->';
+const DOC_END = '<!-- benchmarks:end -->';
+
+/** The document with its results section replaced by `table`; the rest of it (goals, readings) is kept. */
+export function withResults(document: string, table: string): string {
+    const start = document.indexOf(DOC_START);
+    const end = document.indexOf(DOC_END);
+    if (start < 0 || end < start) {
+        throw new Error(`docs/BENCHMARKS.md has no results section between "${DOC_START}" and "${DOC_END}"`);
+    }
+    return document.slice(0, start + DOC_START.length) + '\n\n' + table + '\n' + document.slice(end);
 }
 
 export function describeMachine(): string {
@@ -57,6 +83,8 @@ export async function runBenchmarks(quick: boolean, log: (line: string) => void 
         figures.push(...await benchFanOut(serverOptions));
         log('windows…');
         figures.push(...await benchWindows(serverOptions));
+        log('snapshots…');
+        figures.push(...await benchSnapshots({ quick, scratch: path.join(sandbox.root, 'snapshot-bench') }));
 
         log('browser: context latency…');
         backend = new TheiaBackend(sandbox, workspace);
@@ -95,7 +123,7 @@ export async function runBenchmarks(quick: boolean, log: (line: string) => void 
         }
         sandbox.dispose();
     }
-    return { date: new Date().toISOString(), quick, machine: describeMachine(), durationSeconds: Math.round((Date.now() - started) / 1000), figures };
+    return { date: new Date().toISOString(), quick, machine: describeMachine(), commit: describeCommit(), durationSeconds: Math.round((Date.now() - started) / 1000), figures };
 }
 
 const format = (value: number) => Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 1 ? value.toFixed(2) : value.toFixed(3);
@@ -103,7 +131,7 @@ const format = (value: number) => Math.abs(value) >= 100 ? value.toFixed(0) : Ma
 /** The run as a Markdown table: each figure beside its baseline, their ratio, and the goal. */
 export function toMarkdown(run: BenchmarkRun): string {
     const lines = [
-        `Run ${run.date}${run.quick ? ' (quick)' : ''} on ${run.machine}; ${run.durationSeconds} s.`,
+        `Run ${run.date}${run.quick ? ' (quick)' : ''} of commit ${run.commit} on ${run.machine}; ${run.durationSeconds} s.`,
         '',
         '| figure | unit | median | p95 | n | baseline | baseline median | baseline p95 | ratio (median) | goal | met | notes |',
         '| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- | --- | --- |'
@@ -128,6 +156,12 @@ async function main(): Promise<void> {
     fs.writeFileSync(out.replace(/\.json$/, '.md'), toMarkdown(run));
     process.stdout.write(toMarkdown(run));
     process.stdout.write(`\nJSON: ${out}\n`);
+    // A full run is the document's: it cannot go stale. A quick one (few repetitions) never replaces it.
+    if (!quick && !process.argv.includes('--no-docs')) {
+        const document = path.join(REPO_ROOT, 'docs', 'BENCHMARKS.md');
+        fs.writeFileSync(document, withResults(fs.readFileSync(document, 'utf8'), toMarkdown(run)));
+        process.stdout.write(`Results written into ${document}\n`);
+    }
 }
 
 if (require.main === module) {

@@ -60,9 +60,15 @@ export class PrivateGitRepository {
         return path.join(this.gitDir, 'index');
     }
 
-    /** Creates the directory on first use (no templates, so no sample hooks); writes our config and attributes each time. */
+    /** Creates the directory on first use (no templates, so no sample hooks); writes our config and attributes when this process has not yet. */
     async prepare(alternateObjects: string | undefined, excludes: readonly string[]): Promise<void> {
-        if (!fs.existsSync(path.join(this.gitDir, 'HEAD'))) {
+        const settings = JSON.stringify([alternateObjects, excludes]);
+        const initialized = fs.existsSync(path.join(this.gitDir, 'HEAD'));
+        if (initialized && prepared.get(this.gitDir) === settings) {
+            return;
+        }
+        prepared.delete(this.gitDir);
+        if (!initialized) {
             await ensurePrivateDirectory(this.gitDir);
             await this.git(['init', '--quiet', '--template=', '--shared=0600']);
         }
@@ -76,6 +82,7 @@ export class PrivateGitRepository {
         } else {
             await fs.promises.rm(alternates, { force: true });
         }
+        prepared.set(this.gitDir, settings);
     }
 
     /** Runs git on our directory and the work tree; resolves with its standard output. */
@@ -121,6 +128,8 @@ export class PrivateGitRepository {
 }
 
 let availability: Promise<boolean> | undefined;
+/** The settings each directory was last prepared with by this process: unchanged, nothing is rewritten. */
+const prepared = new Map<string, string>();
 
 /** `git cat-file --batch` output: `<id> blob <size>\n<content>\n` per object. */
 function splitBatch(output: Buffer): Map<string, Buffer> {

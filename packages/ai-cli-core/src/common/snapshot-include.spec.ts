@@ -1,0 +1,14 @@
+import { expect } from 'chai';
+import { SnapshotIncludeSchema } from './snapshot-include';
+
+describe('SnapshotIncludeSchema', () => {
+    it('takes globs relative to the folder', () => {
+        expect(SnapshotIncludeSchema.parse(['.env', 'generated/**', '**/*.local'])).to.deep.equal(['.env', 'generated/**', '**/*.local']);
+    });
+
+    it('refuses pathspec magic, absolute paths, a way out of the folder and what is not a list of strings', () => {
+        for (const bad of [[':(top)x'], [':!x'], ['/etc/passwd'], ['../outside/**'], ['a/../../b'], ['a\0b'], [''], 'x', [1], Array(101).fill('x')]) {
+            expect(SnapshotIncludeSchema.safeParse(bad).success, JSON.stringify(bad)).to.equal(false);
+        }
+    });
+});

@@ -4,5 +4,5 @@
 # Options: --quick (few repetitions), --out <file.json>.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh chromium tmux procps
+bash scripts/setup.sh chromium tmux procps git
 exec node --expose-gc -r reflect-metadata test/lib/bench/run-benchmarks.js "$@"

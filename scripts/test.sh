@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # chromium: browser tests; tmux: the real CLIs run in a pseudo-terminal; procps: the CLIs call ps.
-bash scripts/setup.sh chromium tmux procps
+bash scripts/setup.sh chromium tmux procps git
 
 echo "Linting (npm run lint)"
 lint_status=0

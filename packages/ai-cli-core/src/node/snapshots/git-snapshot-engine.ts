@@ -89,7 +89,9 @@ export class GitSnapshotEngine {
             } else if (was && !now) {
                 changes.push({ ...common, kind: 'deleted', before: was.sha, mode: entry.before!.mode });
             } else if (was && now) {
-                changes.push({ ...common, kind: 'modified', before: was.sha, after: now.sha, mode: entry.before!.mode });
+                // Git keeps only 644 or 755: a file changed in place still has its own bits (0640, say), which a revert keeps.
+                const mode = await fs.promises.lstat(common.path).then(stat => stat.isFile() ? stat.mode & 0o7777 : entry.before!.mode, () => entry.before!.mode);
+                changes.push({ ...common, kind: 'modified', before: was.sha, after: now.sha, mode });
             }
         }
         return changes.sort((a, b) => a.relativePath < b.relativePath ? -1 : a.relativePath > b.relativePath ? 1 : 0);

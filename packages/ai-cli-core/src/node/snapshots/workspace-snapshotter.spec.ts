@@ -57,6 +57,7 @@ describe('WorkspaceSnapshotter (git)', function (): void {
     afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
     it('records a plain folder with git: added, modified and deleted files with both sides, ignored files left out, none capped', async () => {
+        fs.chmodSync(path.join(folder, 'src/b.ts'), 0o640);
         const before = await snapshotter.take(folder);
         expect(before.kind).to.equal('git');
         write('src/b.ts', 'export const b = 2;\n');
@@ -75,6 +76,7 @@ describe('WorkspaceSnapshotter (git)', function (): void {
         expect((await blobs.get(changes[3].after!))!.toString()).to.equal('export const b = 2;\n');
         expect(changes[3].path).to.equal(path.join(folder, 'src', 'b.ts'));
         expect(changes[0].mode).to.equal(0o644);
+        expect(changes[3].mode, 'a file changed in place keeps its own permission bits').to.equal(0o640);
         expect(warnings).to.deep.equal([]);
     });
 

@@ -25,7 +25,7 @@ const TESTS = ['**/*.spec.ts', '**/*.slow-spec.ts', '**/test/**'];
 const PACKAGES = fs.readdirSync(path.join(import.meta.dirname, 'packages'));
 
 export default tseslint.config(
-    { ignores: ['**/lib/**', '**/node_modules/**', 'browser-app/**', 'test/baseline-app/**', 'test-results/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+    { ignores: ['**/lib/**', '**/node_modules/**', 'browser-app/**', 'test/bench-apps/**', 'test-results/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
     {
         files: ['packages/*/src/**/*.{ts,tsx}', 'test/src/**/*.ts'],
         extends: [tseslint.configs.base],

@@ -48,9 +48,15 @@ export class AcpChat {
             await this.page.keyboard.press('Escape');
         }
         await this.page.keyboard.press('Enter');
-        const response = this.page.locator(RESPONSES).nth(before);
-        await response.waitFor({ state: 'attached', timeout: 20000 });
-        return response;
+        const created = this.page.locator(RESPONSES).nth(before);
+        await created.waitFor({ state: 'attached', timeout: 20000 });
+        // The tree renders only the rows in view, so "the n-th response rendered" changes as a tall answer scrolls the
+        // earlier ones away: the row's index in the whole list (react-virtuoso's data-index) names this response for good.
+        const row = await created.evaluate(node => node.closest('[data-index]')?.getAttribute('data-index'));
+        if (row === undefined || row === null) {
+            throw new Error('the chat tree no longer marks its rows with data-index: find another stable handle for a response');
+        }
+        return this.page.locator(`${CHAT} [data-index="${row}"] .theia-ChatNode[aria-label^="Response from"]`);
     }
 
     /**

@@ -11,6 +11,7 @@ import { Sandbox, updateTheiaSettings } from '../sandbox';
 import { TheiaBackend } from '../theia-backend';
 import { TheiaWindow } from '../theia-window';
 import { Figure, now, round, sleep, summarize } from './stats';
+import { BenchApp, OUR_EXTENSIONS, OurExtension, startupApps } from './bench-apps';
 
 export interface BrowserBenchOptions {
     readonly quick: boolean;
@@ -316,53 +317,61 @@ export async function benchTyping(options: BrowserBenchOptions, window: TheiaWin
     };
 }
 
-export const BASELINE_APP = path.resolve(__dirname, '..', '..', 'baseline-app');
+/** Backend ready (process start → listening) and frontend ready (navigation → workbench usable) of one start of `app`. */
+async function startOnce(app: BenchApp, options: { sandbox: Sandbox; workspace: string }): Promise<{ backend: number; frontend: number }> {
+    const backend = new TheiaBackend(options.sandbox, options.workspace, app.main);
+    const t0 = now();
+    await backend.start();
+    const backendMs = now() - t0;
+    const context = await launchBrowser(options.sandbox);
+    try {
+        const page = await context.newPage();
+        const t1 = now();
+        await page.goto(backend.url);
+        await waitForWorkbench(page);
+        await page.locator(app.hasCompanionStatus ? '#status-bar-ai-cli-ide-companion\\.status' : '#theia-statusBar').waitFor({ timeout: 30000 });
+        return { backend: backendMs, frontend: now() - t1 };
+    } finally {
+        await context.close();
+        await backend.stop();
+    }
+}
 
 /**
- * Backend ready (spawn → listening) and frontend ready (navigation → workbench usable, the CLI
- * status shown) for the app with the extension, against the same app composed without it.
+ * Startup of the browser-app against the same app without each of our extensions (one at a time), and
+ * of a plain Theia app with Theia AI against one without: every app starts once per round, in an order
+ * that rotates from round to round (a start profits from the file caches the one before warmed).
  */
-export async function benchStartup(options: { quick: boolean; sandbox: Sandbox; workspace: string }): Promise<Figure[]> {
-    const reps = options.quick ? 1 : 8;
-    const samples = { backend: { ours: [] as number[], bare: [] as number[] }, frontend: { ours: [] as number[], bare: [] as number[] } };
-    for (let rep = 0; rep < reps; rep++) {
-        // Which app starts first alternates: the second start of a pair profits from warm file caches.
-        for (const variant of rep % 2 ? ['bare', 'ours'] as const : ['ours', 'bare'] as const) {
-            const backend = new TheiaBackend(options.sandbox, options.workspace, variant === 'bare' ? path.join(BASELINE_APP, 'lib', 'backend', 'main.js') : undefined);
-            const t0 = now();
-            await backend.start();
-            samples.backend[variant].push(now() - t0);
-            const context = await launchBrowser(options.sandbox);
-            try {
-                const page = await context.newPage();
-                const t1 = now();
-                await page.goto(backend.url);
-                await waitForWorkbench(page);
-                if (variant === 'ours') {
-                    await page.locator('#status-bar-ai-cli-ide-companion\\.status').waitFor({ timeout: 30000 });
-                } else {
-                    await page.locator('#theia-statusBar').waitFor({ timeout: 30000 });
-                }
-                samples.frontend[variant].push(now() - t1);
-            } finally {
-                await context.close();
-                await backend.stop();
-            }
+export async function benchStartup(options: { quick: boolean; sandbox: Sandbox; workspace: string }, apps: ReturnType<typeof startupApps>): Promise<Figure[]> {
+    const rounds = options.quick ? 1 : 8;
+    const order = Object.values(apps);
+    const samples = new Map(order.map(app => [app.id, { backend: [] as number[], frontend: [] as number[] }]));
+    for (let round = 0; round < rounds; round++) {
+        for (const app of [...order.slice(round % order.length), ...order.slice(0, round % order.length)]) {
+            const started = await startOnce(app, options);
+            samples.get(app.id)!.backend.push(started.backend);
+            samples.get(app.id)!.frontend.push(started.frontend);
         }
     }
-    return (['backend', 'frontend'] as const).map(part => {
-        const measured = summarize(samples[part].ours);
-        const baseline = summarize(samples[part].bare);
+    const comparisons: { id: string; what: string; measured: BenchApp; baseline: BenchApp; goal: boolean }[] = [
+        { id: 'startup', what: 'all of CLI Companion (with the Theia AI it brings)', measured: apps.full, baseline: apps.plain, goal: false },
+        ...(Object.keys(OUR_EXTENSIONS) as OurExtension[]).map(extension => ({
+            id: `startup-${extension}`, what: OUR_EXTENSIONS[extension].label, measured: apps.full, baseline: apps[`without-${extension}`], goal: true
+        })),
+        { id: 'startup-theia-ai', what: 'Theia AI itself (for users who add the chat)', measured: apps['theia-ai'], baseline: apps.plain, goal: false }
+    ];
+    return comparisons.flatMap(comparison => (['backend', 'frontend'] as const).map(part => {
+        const measured = summarize(samples.get(comparison.measured.id)![part]);
+        const baseline = summarize(samples.get(comparison.baseline.id)![part]);
         return {
-            id: `startup-${part}`,
-            title: part === 'backend' ? 'Backend ready (process start → listening)' : 'Frontend ready (navigation → workbench usable)',
+            id: `${comparison.id}-${part}`,
+            title: `${part === 'backend' ? 'Backend ready (process start → listening)' : 'Frontend ready (navigation → workbench usable)'}: cost of ${comparison.what}`,
             unit: 'ms',
             measured,
-            baselineName: 'the same app composed without the extension',
+            baselineName: comparison.baseline.label,
             baseline,
-            goal: 'cost under 5 % (median)',
-            goalMet: measured.median <= 1.05 * baseline.median,
-            notes: { 'cost (%)': round((measured.median / baseline.median - 1) * 100, 1) }
+            ...(comparison.goal ? { goal: 'cost under 5 % (median)', goalMet: measured.median <= 1.05 * baseline.median } : {}),
+            notes: { 'cost (%)': round((measured.median / baseline.median - 1) * 100, 1), 'cost (ms)': round(measured.median - baseline.median, 0) }
         };
-    });
+    }));
 }

@@ -6,7 +6,8 @@ import { IdeProbe } from '../ide-probe';
 import { createSandbox, createWorkspace } from '../sandbox';
 import { REPO_ROOT, TheiaBackend } from '../theia-backend';
 import { TheiaWindow } from '../theia-window';
-import { BASELINE_APP, benchContextLatency, benchDiffLatency, benchmarkFiles, benchStartup, benchTyping } from './browser-benchmarks';
+import { benchContextLatency, benchDiffLatency, benchmarkFiles, benchStartup, benchTyping } from './browser-benchmarks';
+import { startupApps } from './bench-apps';
 import { benchFanOut, benchThroughput, benchWindows } from './server-benchmarks';
 import { benchSnapshots } from './snapshot-benchmarks';
 import { Figure, round } from './stats';
@@ -22,14 +23,6 @@ export interface BenchmarkRun {
 }
 
 const DEBOUNCE_MS = 50;
-
-/** Builds the app without the extension (the startup baseline) once; later runs reuse it. */
-export function ensureBaselineApp(): void {
-    if (fs.existsSync(path.join(BASELINE_APP, 'lib', 'backend', 'main.js'))) {
-        return;
-    }
-    execFileSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'theia'), ['build', '--mode', 'development'], { cwd: BASELINE_APP, stdio: 'ignore' });
-}
 
 export function describeCommit(): string {
     try {
@@ -107,9 +100,8 @@ export async function runBenchmarks(quick: boolean, log: (line: string) => void 
         window = undefined;
         backend = undefined;
 
-        log('startup (building the baseline app if needed)…');
-        ensureBaselineApp();
-        figures.push(...await benchStartup({ quick, sandbox, workspace }));
+        log('startup (building the apps it compares)…');
+        figures.push(...await benchStartup({ quick, sandbox, workspace }, startupApps()));
     } finally {
         await probe?.close();
         await window?.close();

@@ -7,6 +7,9 @@ const RESPONSES = `${CHAT} .theia-ChatNode[aria-label^="Response from"]`;
 
 /** Theia AI's chat view of one window, driven as a user does: type, Enter, Stop. */
 export class AcpChat {
+    /** When the last prompt was sent (the Enter), in ms since the epoch with sub-millisecond precision. */
+    lastSentAt = 0;
+
     constructor(protected readonly window: TheiaWindow, protected readonly backend: TheiaBackend) { }
 
     protected get page(): TheiaWindow['page'] {
@@ -47,6 +50,7 @@ export class AcpChat {
             // The @-completion list would take the Enter.
             await this.page.keyboard.press('Escape');
         }
+        this.lastSentAt = performance.timeOrigin + performance.now();
         await this.page.keyboard.press('Enter');
         const created = this.page.locator(RESPONSES).nth(before);
         await created.waitFor({ state: 'attached', timeout: 20000 });

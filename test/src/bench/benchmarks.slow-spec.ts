@@ -17,7 +17,7 @@ describe('Benchmarks (smoke: few repetitions, no assertion on time)', function (
         expect(ids).to.deep.equal([
             'server-throughput', 'server-request-latency', 'fan-out-1', 'fan-out-10', 'fan-out-50', 'windows-1', 'windows-10', 'windows-30',
             'snapshot-generated-first', 'snapshot-generated-next', 'snapshot-real-first', 'snapshot-real-next',
-            'context-latency', 'diff-latency-1k', 'diff-latency-100k', 'diff-latency-1m', 'typing-cost',
+            'context-latency', 'diff-latency-1k', 'diff-latency-100k', 'diff-latency-1m', 'typing-cost', 'acp-turn-fake',
             'startup-backend', 'startup-frontend', 'startup-ide-companion-backend', 'startup-ide-companion-frontend', 'startup-acp-chat-backend',
             'startup-acp-chat-frontend', 'startup-agent-tasks-backend', 'startup-agent-tasks-frontend', 'startup-theia-ai-backend', 'startup-theia-ai-frontend'
         ]);

@@ -10,6 +10,7 @@ import { benchContextLatency, benchDiffLatency, benchmarkFiles, benchStartup, be
 import { startupApps } from './bench-apps';
 import { benchFanOut, benchThroughput, benchWindows } from './server-benchmarks';
 import { benchSnapshots } from './snapshot-benchmarks';
+import { benchAcpTurn, FAKE_AGENT, FAKE_AGENT_NAME } from './acp-turn-benchmarks';
 import { Figure, round } from './stats';
 
 export interface BenchmarkRun {
@@ -59,7 +60,10 @@ export function describeMachine(): string {
  */
 export async function runBenchmarks(quick: boolean, log: (line: string) => void = () => undefined): Promise<BenchmarkRun> {
     const started = Date.now();
-    const sandbox = createSandbox({ 'aiCliCompanion.context.debounceMs': DEBOUNCE_MS });
+    const sandbox = createSandbox({
+        'aiCliCompanion.context.debounceMs': DEBOUNCE_MS,
+        'aiCliCompanion.acp.agents': [{ name: FAKE_AGENT_NAME, command: process.execPath, args: [FAKE_AGENT] }]
+    });
     const saved = { TMPDIR: process.env.TMPDIR, HOME: process.env.HOME, QWEN_HOME: process.env.QWEN_HOME };
     // The in-process benchmarks write discovery files: into the sandbox, like everything else.
     Object.assign(process.env, { TMPDIR: sandbox.env.TMPDIR, HOME: sandbox.env.HOME, QWEN_HOME: sandbox.env.QWEN_HOME });
@@ -93,6 +97,8 @@ export async function runBenchmarks(quick: boolean, log: (line: string) => void 
         figures.push(...await benchDiffLatency(browserOptions, window, probe));
         log('browser: typing…');
         figures.push(await benchTyping(browserOptions, window));
+        log('browser: ACP chat turn…');
+        figures.push(await benchAcpTurn(browserOptions, window, backend));
         await probe.close();
         await window.close();
         await backend.stop();

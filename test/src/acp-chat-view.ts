@@ -39,10 +39,17 @@ export class AcpChat {
         await this.page.locator(`${CHAT} .theia-ChatNode`).first().waitFor({ state: 'detached', timeout: 10000 });
     }
 
-    /** Sends a prompt (opening the chat view if needed); resolves with the response node it creates. */
+    /**
+     * Sends a prompt (opening the chat view if needed); resolves with the response node it creates. The tree
+     * renders only the rows in view, so neither "the n-th response rendered" nor their count names a response
+     * for good (a tall answer scrolls earlier ones away): a row's index in the whole list (react-virtuoso's
+     * `data-index`) does, and the new response is the one whose row comes after every row there was.
+     */
     async send(prompt: string, mentionsAgent = false): Promise<Locator> {
         const input = await this.open();
-        const before = await this.page.locator(RESPONSES).count();
+        const lastRow = () => this.page.evaluate(chat => Math.max(-1, ...[...document.querySelectorAll(`${chat} [data-index]`)]
+            .map(row => Number(row.getAttribute('data-index')))), CHAT);
+        const before = await lastRow();
         // Focus rather than click: a "Chat request failed" toast may lie over the input.
         await input.locator('.native-edit-context, textarea').first().focus();
         await this.page.keyboard.type(prompt);
@@ -52,15 +59,14 @@ export class AcpChat {
         }
         this.lastSentAt = performance.timeOrigin + performance.now();
         await this.page.keyboard.press('Enter');
-        const created = this.page.locator(RESPONSES).nth(before);
-        await created.waitFor({ state: 'attached', timeout: 20000 });
-        // The tree renders only the rows in view, so "the n-th response rendered" changes as a tall answer scrolls the
-        // earlier ones away: the row's index in the whole list (react-virtuoso's data-index) names this response for good.
-        const row = await created.evaluate(node => node.closest('[data-index]')?.getAttribute('data-index'));
-        if (row === undefined || row === null) {
-            throw new Error('the chat tree no longer marks its rows with data-index: find another stable handle for a response');
-        }
-        return this.page.locator(`${CHAT} [data-index="${row}"] .theia-ChatNode[aria-label^="Response from"]`);
+        const row = await this.page.waitForFunction(({ responses, after }) => {
+            const rows = [...document.querySelectorAll(responses)].map(node => Number(node.closest('[data-index]')?.getAttribute('data-index') ?? NaN));
+            if (rows.some(Number.isNaN)) {
+                throw new Error('the chat tree no longer marks its rows with data-index: find another stable handle for a response');
+            }
+            return rows.find(index => index > after) ?? false;
+        }, { responses: RESPONSES, after: before }, { timeout: 20000, polling: 50 });
+        return this.page.locator(`${CHAT} [data-index="${await row.jsonValue()}"] .theia-ChatNode[aria-label^="Response from"]`);
     }
 
     /**

@@ -1,5 +1,5 @@
 import * as acp from '@agentclientprotocol/sdk';
-import { spawn } from 'child_process';
+import { ChildProcessByStdio, spawn } from 'child_process';
 import * as path from 'path';
 import { Readable, Writable } from 'stream';
 import { AcpChat } from '../acp-chat-view';
@@ -12,14 +12,24 @@ import { Figure, now, summarize } from './stats';
 /** The scripted ACP agent of the tests: it answers a prompt by streaming its text back. */
 export const FAKE_AGENT = path.join(REPO_ROOT, 'packages', 'acp-client', 'lib', 'node', 'test', 'fake-acp-agent-main.js');
 export const FAKE_AGENT_NAME = 'BenchFake';
+
+/** The chat's agent setting for the scripted agent (its log goes into the sandbox). */
+export function fakeAgentSetting(sandbox: Sandbox): Record<string, unknown> {
+    const env = { FAKE_AGENT_LOG: path.join(sandbox.tmp, 'bench-chat-agent.jsonl') };
+    return { 'aiCliCompanion.acp.agents': [{ name: FAKE_AGENT_NAME, command: process.execPath, args: [FAKE_AGENT], env }] };
+}
 const GOAL = 1.2;
 
 /** The same agent driven by a bare ACP SDK client: spawn, initialize, one session; each prompt timed to its first text chunk. */
 class BareAcpClient {
-    protected readonly child = spawn(process.execPath, [FAKE_AGENT], { stdio: ['pipe', 'pipe', 'inherit'] });
+    protected readonly child: ChildProcessByStdio<Writable, Readable, null>;
     protected connection: ReturnType<acp.ClientApp['connect']>;
     protected sessionId = '';
     protected firstText?: (text: string) => void;
+
+    constructor(agentLog: string) {
+        this.child = spawn(process.execPath, [FAKE_AGENT], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, FAKE_AGENT_LOG: agentLog } });
+    }
 
     async open(cwd: string): Promise<void> {
         trackProcess(this.child.pid!);
@@ -62,7 +72,7 @@ export async function benchAcpTurn(options: { quick: boolean; sandbox: Sandbox; 
     const chat = new AcpChat(window, backend);
     await chat.newChat();
     await chat.finished(await chat.send(`@${FAKE_AGENT_NAME} warm-up`, true));
-    const bare = new BareAcpClient();
+    const bare = new BareAcpClient(path.join(options.sandbox.tmp, 'bench-bare-agent.jsonl'));
     await bare.open(options.workspace);
     const ours: number[] = [];
     const base: number[] = [];

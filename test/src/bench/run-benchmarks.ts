@@ -3,14 +3,14 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { IdeProbe } from '../ide-probe';
-import { createSandbox, createWorkspace } from '../sandbox';
+import { createSandbox, createWorkspace, updateTheiaSettings } from '../sandbox';
 import { REPO_ROOT, TheiaBackend } from '../theia-backend';
 import { TheiaWindow } from '../theia-window';
 import { benchContextLatency, benchDiffLatency, benchmarkFiles, benchStartup, benchTyping } from './browser-benchmarks';
 import { startupApps } from './bench-apps';
 import { benchFanOut, benchThroughput, benchWindows } from './server-benchmarks';
 import { benchSnapshots } from './snapshot-benchmarks';
-import { benchAcpTurn, FAKE_AGENT, FAKE_AGENT_NAME } from './acp-turn-benchmarks';
+import { benchAcpTurn, fakeAgentSetting } from './acp-turn-benchmarks';
 import { Figure, round } from './stats';
 
 export interface BenchmarkRun {
@@ -60,10 +60,8 @@ export function describeMachine(): string {
  */
 export async function runBenchmarks(quick: boolean, log: (line: string) => void = () => undefined): Promise<BenchmarkRun> {
     const started = Date.now();
-    const sandbox = createSandbox({
-        'aiCliCompanion.context.debounceMs': DEBOUNCE_MS,
-        'aiCliCompanion.acp.agents': [{ name: FAKE_AGENT_NAME, command: process.execPath, args: [FAKE_AGENT] }]
-    });
+    const sandbox = createSandbox({ 'aiCliCompanion.context.debounceMs': DEBOUNCE_MS });
+    updateTheiaSettings(sandbox, fakeAgentSetting(sandbox));
     const saved = { TMPDIR: process.env.TMPDIR, HOME: process.env.HOME, QWEN_HOME: process.env.QWEN_HOME };
     // The in-process benchmarks write discovery files: into the sandbox, like everything else.
     Object.assign(process.env, { TMPDIR: sandbox.env.TMPDIR, HOME: sandbox.env.HOME, QWEN_HOME: sandbox.env.QWEN_HOME });

@@ -107,10 +107,26 @@ export class GitSnapshotEngine {
             // written in the same instant as the folder's index is still re-hashed.
             const { atime, mtime } = await fs.promises.stat(own.index);
             await fs.promises.utimes(repository.indexFile, atime, mtime);
+            await this.clearSkipBits(repository);
             return true;
         } catch {
             await fs.promises.rm(repository.indexFile, { force: true });
             return false;
+        }
+    }
+
+    /**
+     * Entries the folder's index marks assume-unchanged or skip-worktree would never be read again by `git add`:
+     * an agent's change to such a file would go unseen. Ours are cleared (`ls-files -v` tags them lowercase, or `S`).
+     */
+    protected async clearSkipBits(repository: PrivateGitRepository): Promise<void> {
+        const flagged = (await repository.git(['ls-files', '-v', '-z'])).toString('utf8').split('\0')
+            .filter(entry => /^([a-z]|S) /.test(entry)).map(entry => entry.slice(2));
+        if (flagged.length) {
+            // One mark per run: update-index applies only the first of them to each path.
+            for (const mark of ['--no-assume-unchanged', '--no-skip-worktree']) {
+                await repository.git(['update-index', mark, '-z', '--stdin'], flagged.join('\0') + '\0');
+            }
         }
     }
 

@@ -112,14 +112,19 @@ describe('WorkspaceSnapshotter (git)', function (): void {
         git('add', '-A');
         git('commit', '-q', '-m', 'first');
         git('stash', 'list');
+        // Marks in the folder's index that would hide a change from `git add`: not copied along.
+        git('update-index', '--assume-unchanged', 'a.txt');
+        git('update-index', '--skip-worktree', 'gone.md');
         const dotGit = path.join(folder, '.git');
         const untouched = contentsOf(dotGit);
         const before = await snapshotter.take(folder);
         write('src/b.ts', 'export const b = 3;\n');
+        write('a.txt', 'A, changed\n');
+        write('gone.md', 'changed too\n');
         const after = await snapshotter.take(folder);
         const changes = await snapshotter.compare(before, after);
-        expect(changes.map(change => [change.relativePath, change.kind])).to.deep.equal([['src/b.ts', 'modified']]);
-        expect((await blobs.get(changes[0].before!))!.toString()).to.equal('export const b = 1;\n');
+        expect(changes.map(change => [change.relativePath, change.kind])).to.deep.equal([['a.txt', 'modified'], ['gone.md', 'modified'], ['src/b.ts', 'modified']]);
+        expect((await blobs.get(changes[2].before!))!.toString()).to.equal('export const b = 1;\n');
         expect(contentsOf(dotGit)).to.deep.equal(untouched);
         // The committed files are read through the repository's object store: ours holds the new content and the trees.
         const ownObjects = countFiles(path.join(before.kind === 'git' ? before.gitDir : '', 'objects'));

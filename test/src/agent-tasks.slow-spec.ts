@@ -81,8 +81,7 @@ describe('Agent tasks: Run Gemini Task…, the Agent Tasks view, review and reve
 
         // F1 straight from the editor: clicking elsewhere first would drop the selection. Keys typed
         // before the palette has the focus would replace the selected lines.
-        await window.page.keyboard.press('F1');
-        await until(() => window.page.evaluate(() => !!document.activeElement?.closest('.quick-input-widget')), 'the command palette to have the focus');
+        await window.openCommandPalette();
         await window.page.keyboard.type('Run Gemini Task');
         await window.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Run Gemini Task' }).first().waitFor();
         await window.page.keyboard.press('Enter');

@@ -55,8 +55,7 @@ describe('Change-level review: the real Gemini IdeClient proposes three changes,
     }
 
     async function paletteOffers(label: string): Promise<boolean> {
-        await window.page.keyboard.press('F1');
-        await window.page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
+        await window.openCommandPalette();
         await window.page.keyboard.type(label);
         const rows = window.page.locator('.quick-input-list .monaco-list-row', { hasText: label });
         // The list filters as the text is typed: wait until it shows what matches the whole text.

@@ -109,12 +109,19 @@ export class TheiaWindow {
         if (!options.keepFocus) {
             await this.page.locator('#theia-main-content-panel').click({ position: { x: 300, y: 200 } });
         }
-        await this.page.keyboard.press('F1');
-        const input = this.page.locator('.quick-input-widget input');
-        await input.waitFor({ state: 'visible' });
+        await this.openCommandPalette();
         await this.page.keyboard.type(label);
         await this.page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().waitFor();
         await this.page.keyboard.press('Enter');
+    }
+
+    /**
+     * F1, then waits until the palette has the focus: its input shows a moment before the focus moves there,
+     * and what is typed in that moment goes to the editor behind it.
+     */
+    async openCommandPalette(): Promise<void> {
+        await this.page.keyboard.press('F1');
+        await until(() => this.page.evaluate(() => !!document.activeElement?.closest('.quick-input-widget')), 'the command palette to have the focus');
     }
 
     /** Runs a configured task through the command palette (F1 → Run Task → its label). */

@@ -123,8 +123,7 @@ describe('A malicious repository: workspace settings never choose what runs; unt
         await chat.finished(helper).catch(() => undefined);
         expect(fs.existsSync(pwned), 'the repository\'s agent ran').to.equal(false);
 
-        await w.page.keyboard.press('F1');
-        await until(() => w.page.evaluate(() => !!document.activeElement?.closest('.quick-input-widget')), 'the command palette to have the focus');
+        await w.openCommandPalette();
         await w.page.keyboard.type('Run Gemini Task');
         await w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Run Gemini Task' }).first().waitFor();
         await w.page.keyboard.press('Enter');

@@ -407,6 +407,15 @@ describe('AcpChatBackendImpl', function (): void {
         expect(result).to.deep.equal({ ok: false, failure: { kind: 'failed', message: `The agent's folder must be one of the workspace folders, got ${outside}` } });
     });
 
+    it('refuses snapshot patterns with pathspec magic before starting an agent', async () => {
+        const result = await backend.startSession({
+            chatSessionId: 'chat-5', cwd: root, roots: [root], agent: { name: 'Fake', command: process.execPath, args: [FAKE_AGENT], env: {} }, snapshotInclude: [':(top)secrets']
+        });
+        expect(fs.existsSync(path.join(path.dirname(root), 'agent.jsonl')), 'no agent was started').to.equal(false);
+        expect(result.ok).to.equal(false);
+        expect(!result.ok && result.failure.kind === 'failed' && result.failure.message).to.match(/^Invalid snapshot patterns: .*no pathspec magic/);
+    });
+
     it('reports an agent that is not installed with its install command', async () => {
         const result = await backend.startSession({
             chatSessionId: 'chat-3', cwd: root, roots: [root], agent: { name: 'Nope', command: 'no-such-acp-agent-here', args: [], env: {}, installCommand: 'npm install -g nope' }

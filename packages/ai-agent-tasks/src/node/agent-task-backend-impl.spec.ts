@@ -108,4 +108,17 @@ describe('AgentTaskBackendImpl: a window sees and acts on the tasks of its own w
         expect(await myWindow.list()).to.deep.equal([]);
         expect(await myWindow.get(detail.id)).to.equal(undefined);
     });
+
+    it('records the ignored files the window names in its snapshots, and refuses patterns that could leave the folder', async () => {
+        fs.writeFileSync(path.join(mine, '.gitignore'), '.env\n');
+        fs.writeFileSync(path.join(mine, '.env'), 'KEY=1\n');
+        // Each run adds a line: the second task changes the file too.
+        const rotate = writeFakeGemini(path.join(base, 'fake-gemini-env'), { shell: "printf 'ROTATED=1\\n' >> .env" });
+        const ignored = await runTask(manager, () => myWindow.start({ prompt: 'rotate', cwd: mine, approvalMode: 'auto_edit', command: rotate }));
+        expect(ignored.changes.state === 'ready' && ignored.changes.files.map(change => change.relativePath), 'ignored by .gitignore').to.deep.equal([]);
+        const included = await runTask(manager, () => myWindow.start({ prompt: 'rotate', cwd: mine, approvalMode: 'auto_edit', command: rotate, snapshotInclude: ['.env'] }));
+        expect(included.changes.state === 'ready' && included.changes.files.map(change => change.relativePath), 'named in the setting').to.deep.equal(['.env']);
+        await myWindow.start({ prompt: 'rotate', cwd: mine, approvalMode: 'auto_edit', command: rotate, snapshotInclude: ['../outside/**'] }).then(
+            () => expect.fail('started'), error => expect(String(error)).to.contain('Invalid agent task').and.to.contain('must not leave the folder'));
+    });
 });

@@ -81,10 +81,9 @@ describe('Agent tasks: Run Gemini Task…, the Agent Tasks view, review and reve
 
         // F1 straight from the editor: clicking elsewhere first would drop the selection. Keys typed
         // before the palette has the focus would replace the selected lines.
-        await window.openCommandPalette();
-        await window.page.keyboard.type('Run Gemini Task');
+        const palette = await window.openCommandPalette('Run Gemini Task');
         await window.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Run Gemini Task' }).first().waitFor();
-        await window.page.keyboard.press('Enter');
+        await palette.press('Enter');
         await until(async () => await quickInputValue() !== '>Run Gemini Task', 'the prompt input');
         expect(await quickInputValue()).to.equal('In @src/parser.ts, lines 1-2: ');
         await window.page.keyboard.type('add a doc comment');

@@ -55,8 +55,7 @@ describe('Change-level review: the real Gemini IdeClient proposes three changes,
     }
 
     async function paletteOffers(label: string): Promise<boolean> {
-        await window.openCommandPalette();
-        await window.page.keyboard.type(label);
+        await window.openCommandPalette(label);
         const rows = window.page.locator('.quick-input-list .monaco-list-row', { hasText: label });
         // The list filters as the text is typed: wait until it shows what matches the whole text.
         await until(async () => await window.page.locator('.quick-input-list .monaco-list-row').count() === await rows.count()
@@ -73,6 +72,8 @@ describe('Change-level review: the real Gemini IdeClient proposes three changes,
         await window.goTo(5, 1);
         await window.runCommand('CLI Companion: Reject Change', { keepFocus: true });
         await until(async () => (await window.proposalText()).includes('\nfive\n'), 'the second change to be reverted in the proposal', 10000);
+        // The review moves on to the next undecided change (and focuses it) once the diff has caught up.
+        await window.waitForCursorStatus(8, 1);
         await window.saveDocScreenshot('review-change-rejected', window.page.locator('#theia-main-content-panel'));
         // With auto-save on, nothing has answered the CLI yet: a change decision never settles the proposal.
         expect(probe.peekDiffOutcome('diff', file)).to.equal(undefined);

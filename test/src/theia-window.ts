@@ -109,19 +109,22 @@ export class TheiaWindow {
         if (!options.keepFocus) {
             await this.page.locator('#theia-main-content-panel').click({ position: { x: 300, y: 200 } });
         }
-        await this.openCommandPalette();
-        await this.page.keyboard.type(label);
+        const input = await this.openCommandPalette(label);
         await this.page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().waitFor();
-        await this.page.keyboard.press('Enter');
+        await input.press('Enter');
     }
 
     /**
-     * F1, then waits until the palette has the focus: its input shows a moment before the focus moves there,
-     * and what is typed in that moment goes to the editor behind it.
+     * F1, then puts `filter` into the palette's input itself and returns that input. Keys typed right after F1
+     * can reach the editor behind the palette (CI saw the input shown before it had the focus, and the focus
+     * leave it while typing), and in a review diff that text would become part of the proposal.
      */
-    async openCommandPalette(): Promise<void> {
+    async openCommandPalette(filter: string): Promise<Locator> {
         await this.page.keyboard.press('F1');
-        await until(() => this.page.evaluate(() => !!document.activeElement?.closest('.quick-input-widget')), 'the command palette to have the focus');
+        const input = this.page.locator('.quick-input-widget input');
+        await input.waitFor({ state: 'visible' });
+        await input.fill(`>${filter}`);
+        return input;
     }
 
     /** Runs a configured task through the command palette (F1 → Run Task → its label). */
@@ -145,9 +148,9 @@ export class TheiaWindow {
         await this.page.keyboard.press('Control+g');
         const input = this.page.locator('.quick-input-widget input');
         await input.waitFor({ state: 'visible' });
-        // Go to Line pre-fills ':'; typing after it keeps the mode (fill would replace it).
-        await this.page.keyboard.type(`${line}:${column}`);
-        await this.page.keyboard.press('Enter');
+        // Go to Line's own prefix ':' keeps the mode; filling the input (not typing) keeps the keys out of the editor.
+        await input.fill(`:${line}:${column}`);
+        await input.press('Enter');
         await this.waitForCursorStatus(line, column);
     }
 

@@ -123,10 +123,9 @@ describe('A malicious repository: workspace settings never choose what runs; unt
         await chat.finished(helper).catch(() => undefined);
         expect(fs.existsSync(pwned), 'the repository\'s agent ran').to.equal(false);
 
-        await w.openCommandPalette();
-        await w.page.keyboard.type('Run Gemini Task');
+        const palette = await w.openCommandPalette('Run Gemini Task');
         await w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Run Gemini Task' }).first().waitFor();
-        await w.page.keyboard.press('Enter');
+        await palette.press('Enter');
         await until(async () => await w.page.locator('.quick-input-widget input').inputValue() !== '>Run Gemini Task', 'the prompt input');
         await w.page.keyboard.type('summarise the README');
         await w.page.keyboard.press('Enter');

@@ -2,7 +2,8 @@ import { ChildProcess } from 'child_process';
 import { signalProcessGroup, spawnInOwnGroup } from '@theia-cli-companion/cli-process/lib/node';
 import { PassThrough, Readable, Writable } from 'stream';
 import * as readline from 'readline';
-import * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
+import { acpSdk } from './acp-sdk';
 import { AcpLogger } from '../common/acp-logger';
 
 /** How to start an agent: a command speaking ACP on its stdio. */
@@ -110,34 +111,34 @@ export class AcpAgentConnection {
             }
         });
         this.child.stdin!.on('error', error => this.logger.debug(`agent stdin: ${error.message}`));
-        const stream = acp.ndJsonStream(Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(forSdk) as ReadableStream<Uint8Array>);
+        const stream = acpSdk().ndJsonStream(Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(forSdk) as ReadableStream<Uint8Array>);
         this.connection = this.createClient().connect(stream);
         void this.exited.then(() => this.connection.close(new Error(this.describeExit())));
     }
 
     protected createClient(): acp.ClientApp {
         const h = this.handlers;
-        const app = acp.client({ name: 'theia-acp-client' })
-            .onNotification(acp.methods.client.session.update, ({ params }) => h.sessionUpdate(params))
-            .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => h.requestPermission(params, signal));
+        const app = acpSdk().client({ name: 'theia-acp-client' })
+            .onNotification(acpSdk().methods.client.session.update, ({ params }) => h.sessionUpdate(params))
+            .onRequest(acpSdk().methods.client.session.requestPermission, ({ params, signal }) => h.requestPermission(params, signal));
         if (h.readTextFile) {
-            app.onRequest(acp.methods.client.fs.readTextFile, ({ params }) => h.readTextFile!(params));
+            app.onRequest(acpSdk().methods.client.fs.readTextFile, ({ params }) => h.readTextFile!(params));
         }
         if (h.writeTextFile) {
-            app.onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
+            app.onRequest(acpSdk().methods.client.fs.writeTextFile, async ({ params }) => {
                 await h.writeTextFile!(params);
                 return {};
             });
         }
         if (h.createTerminal) {
-            app.onRequest(acp.methods.client.terminal.create, ({ params }) => h.createTerminal!(params))
-                .onRequest(acp.methods.client.terminal.output, ({ params }) => h.terminalOutput!(params))
-                .onRequest(acp.methods.client.terminal.waitForExit, ({ params, signal }) => h.waitForTerminalExit!(params, signal))
-                .onRequest(acp.methods.client.terminal.kill, async ({ params }) => {
+            app.onRequest(acpSdk().methods.client.terminal.create, ({ params }) => h.createTerminal!(params))
+                .onRequest(acpSdk().methods.client.terminal.output, ({ params }) => h.terminalOutput!(params))
+                .onRequest(acpSdk().methods.client.terminal.waitForExit, ({ params, signal }) => h.waitForTerminalExit!(params, signal))
+                .onRequest(acpSdk().methods.client.terminal.kill, async ({ params }) => {
                     await h.killTerminal!(params);
                     return {};
                 })
-                .onRequest(acp.methods.client.terminal.release, async ({ params }) => {
+                .onRequest(acpSdk().methods.client.terminal.release, async ({ params }) => {
                     await h.releaseTerminal!(params);
                     return {};
                 });
@@ -176,35 +177,35 @@ export class AcpAgentConnection {
     /** Waits for the process, then negotiates; fails with {@link AcpAgentNotFoundError} if it could not start. */
     async initialize(clientInfo: { name: string; version: string; title?: string }): Promise<acp.InitializeResponse> {
         await this.spawned;
-        this.initializeResponse = await this.race(this.agent.request(acp.methods.agent.initialize, {
-            protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: this.clientCapabilities, clientInfo
+        this.initializeResponse = await this.race(this.agent.request(acpSdk().methods.agent.initialize, {
+            protocolVersion: acpSdk().PROTOCOL_VERSION, clientCapabilities: this.clientCapabilities, clientInfo
         }));
         return this.initializeResponse;
     }
 
     authenticate(params: acp.AuthenticateRequest): Promise<acp.AuthenticateResponse> {
-        return this.race(this.agent.request(acp.methods.agent.authenticate, params));
+        return this.race(this.agent.request(acpSdk().methods.agent.authenticate, params));
     }
 
     /** The raw response, so fields outside the schema (Gemini's `models`) stay visible. */
     newSession(params: acp.NewSessionRequest): Promise<acp.NewSessionResponse & { models?: unknown }> {
-        return this.race(this.agent.request(acp.methods.agent.session.new, params));
+        return this.race(this.agent.request(acpSdk().methods.agent.session.new, params));
     }
 
     loadSession(params: acp.LoadSessionRequest): Promise<acp.LoadSessionResponse & { models?: unknown }> {
-        return this.race(this.agent.request(acp.methods.agent.session.load, params));
+        return this.race(this.agent.request(acpSdk().methods.agent.session.load, params));
     }
 
     prompt(params: acp.PromptRequest): Promise<acp.PromptResponse> {
-        return this.race(this.agent.request(acp.methods.agent.session.prompt, params));
+        return this.race(this.agent.request(acpSdk().methods.agent.session.prompt, params));
     }
 
     cancel(sessionId: string): Promise<void> {
-        return this.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+        return this.agent.notify(acpSdk().methods.agent.session.cancel, { sessionId });
     }
 
     setMode(sessionId: string, modeId: string): Promise<acp.SetSessionModeResponse> {
-        return this.race(this.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId }));
+        return this.race(this.agent.request(acpSdk().methods.agent.session.setMode, { sessionId, modeId }));
     }
 
     setModel(sessionId: string, modelId: string): Promise<unknown> {

@@ -6,7 +6,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter, Event } from '@theia/core/lib/common/event';
 import {
-    COMPANION_SERVER_INFO, MCP_ENDPOINT_PATH, IdeContext, IdeNotification, IdeNotificationMethod, IdeNotificationSchema
+    COMPANION_SERVER_INFO, MCP_ENDPOINT_PATH, MCP_MAX_REQUEST_BYTES, IdeContext, IdeNotification, IdeNotificationMethod, IdeNotificationSchema
 } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { isAuthorizedBearer } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { CliSessionInfo, SessionCredential } from '../common/ide-companion-protocol';
@@ -50,7 +50,7 @@ interface Session {
     idleTimer?: NodeJS.Timeout;
 }
 
-export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_MAX_BODY_BYTES = MCP_MAX_REQUEST_BYTES;
 const DEFAULT_STREAM_GRACE_MS = 5000;
 const DEFAULT_IDLE_SESSION_MS = 60_000;
 /** Each session holds its event stream and a request or two; the rest is room for refused ones. */

@@ -60,6 +60,27 @@ describe('stdio bridge', function (): void {
         await until(() => closed, 'the relay to end when the server stopped', 15000);
     });
 
+    it('answers a proposal whose answer could not reach the CLI over stdio with a tool error, and stays connected', async () => {
+        const file = window.discoveryFilePaths.get('gemini')!;
+        const { stdio } = JSON.parse(fs.readFileSync(file, 'utf8'));
+        const client = new Client({ name: 'stdio-large', version: '1' });
+        const transport = new StdioClientTransport({ command: stdio.command, args: stdio.args, stderr: 'pipe' });
+        let closed = false;
+        client.onclose = () => closed = true;
+        await client.connect(transport);
+        try {
+            // 10.5 MiB: the SDK's stdio transport (the relay's before) ended the connection at 10 MiB without a word.
+            const newContent = 'x'.repeat(63).concat('\n').repeat(172_000);
+            const result = await client.callTool({ name: 'openDiff', arguments: { filePath: path.join(home.dir, 'big.txt'), newContent } });
+            expect(result.isError).to.equal(true);
+            expect((result.content as Array<{ text: string }>)[0].text).to.match(/too large to review in the IDE over the stdio relay: the answer would be 10\.\d MiB.*at most 10 MiB/);
+            expect(closed).to.equal(false);
+            expect((await client.listTools()).tools.length).to.be.greaterThan(0);
+        } finally {
+            await client.close();
+        }
+    });
+
     /** Runs the relay as a CLI does, on `file`; answers its exit code and everything it printed. */
     const runRelay = (file: string) => {
         const result = spawnSync(process.execPath, [resolveBridgeScript()!, '--discovery', file], { encoding: 'utf8', input: '', timeout: 15000 });

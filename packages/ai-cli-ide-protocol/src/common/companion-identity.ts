@@ -10,3 +10,13 @@ export const COMPANION_SERVER_INFO = Object.freeze({ name: 'theia-ai-cli-ide-com
 
 /** The HTTP path of the MCP endpoint on every window server. */
 export const MCP_ENDPOINT_PATH = '/mcp';
+
+/** The largest MCP request body a window server takes (a proposal of a large file fits). */
+export const MCP_MAX_REQUEST_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The largest message a CLI's MCP stdio transport reads (the SDK's default, which Gemini CLI and Qwen Code
+ * keep): one line beyond it ends the CLI's connection. Over the stdio relay, what the IDE answers a
+ * proposal with (`ide/diffAccepted` carries the whole file) must fit in it.
+ */
+export const CLI_STDIO_MESSAGE_LIMIT = 10 * 1024 * 1024;

@@ -1,9 +1,9 @@
 import * as fs from 'fs';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { isJSONRPCRequest, isJSONRPCResponse, JSONRPCMessage, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { isJSONRPCRequest, isJSONRPCResponse, JSONRPCMessage, JSONRPCRequest, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { Readable, Writable } from 'stream';
-import { MCP_ENDPOINT_PATH } from '../common/companion-identity';
+import { CLI_STDIO_MESSAGE_LIMIT, MCP_ENDPOINT_PATH, MCP_MAX_REQUEST_BYTES } from '../common/companion-identity';
 import { DiscoveryEndpointSchema } from '../common/discovery-files';
 import { safeJson } from '../common/safe-json';
 import { describeError, formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
@@ -47,7 +47,9 @@ export class McpStdioBridge {
             // A window server that is gone should end the bridge quickly, so the CLI shows Disconnected.
             reconnectionOptions: { initialReconnectionDelay: 200, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 2, maxRetries: 2 }
         });
-        this.stdio = new StdioServerTransport(this.options.stdin, this.options.stdout);
+        // The SDK's stdio transport reads 10 MiB per message at most and ends the connection beyond it; the
+        // relay reads what the window server takes, so a large proposal gets an answer instead.
+        this.stdio = new StdioServerTransport(this.options.stdin, this.options.stdout, { maxBufferSize: MCP_MAX_REQUEST_BYTES + RELAY_READ_SLACK_BYTES });
 
         this.http.onmessage = message => this.toCli(message);
         this.http.onerror = error => this.onUpstreamError(error);
@@ -68,6 +70,14 @@ export class McpStdioBridge {
     protected toServer(message: JSONRPCMessage): void {
         if (isJSONRPCRequest(message) && message.method === 'initialize') {
             this.pendingInitialize.add(message.id);
+        }
+        const tooLarge = isJSONRPCRequest(message) ? proposalTooLargeForCli(message) : undefined;
+        if (tooLarge && isJSONRPCRequest(message)) {
+            // The answer (the accepted file in ide/diffAccepted) could not reach the CLI over stdio: it would end its
+            // connection. The CLI gets a tool error now (Gemini CLI then asks in the terminal) and stays connected.
+            this.log(`refused an openDiff of ${tooLarge}: larger than a CLI reads over stdio`);
+            this.toCli({ jsonrpc: '2.0', id: message.id, result: { isError: true, content: [{ type: 'text', text: describeTooLarge(tooLarge) }] } });
+            return;
         }
         this.http!.send(message).catch(error => {
             const reason = describeError(error);
@@ -113,6 +123,35 @@ export class McpStdioBridge {
             this.resolveClosed();
         }
     }
+}
+
+/** Room for the JSON-RPC envelope and a partly read next message around the largest request body. */
+const RELAY_READ_SLACK_BYTES = 1024 * 1024;
+
+/**
+ * The size of an openDiff proposal whose answer could not reach the CLI over stdio, if this is one. The
+ * answer carries the file as a JSON string: its escaped length is what counts.
+ */
+function proposalTooLargeForCli(request: JSONRPCRequest): string | undefined {
+    const params = request.params as { name?: unknown; arguments?: { newContent?: unknown } } | undefined;
+    if (request.method !== 'tools/call' || params?.name !== 'openDiff' || typeof params.arguments?.newContent !== 'string') {
+        return undefined;
+    }
+    const content = params.arguments.newContent;
+    // Cheap bound first: a string of n UTF-16 units is at most 3n bytes of UTF-8 before escaping.
+    if (content.length * 3 < CLI_STDIO_MESSAGE_LIMIT - ANSWER_ENVELOPE_BYTES) {
+        return undefined;
+    }
+    const answerBytes = Buffer.byteLength(JSON.stringify(content)) + ANSWER_ENVELOPE_BYTES;
+    return answerBytes > CLI_STDIO_MESSAGE_LIMIT ? `${(answerBytes / 1048576).toFixed(1)} MiB` : undefined;
+}
+
+/** The ide/diffAccepted notification around the content, with the file's path (a generous bound). */
+const ANSWER_ENVELOPE_BYTES = 16 * 1024;
+
+function describeTooLarge(size: string): string {
+    return `This proposal is too large to review in the IDE over the stdio relay: the answer would be ${size}, `
+        + `and the CLI reads at most ${CLI_STDIO_MESSAGE_LIMIT / 1048576} MiB per message over stdio. Review it in the terminal.`;
 }
 
 /**

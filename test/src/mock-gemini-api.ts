@@ -19,8 +19,8 @@ export type MockTurn = ({ text: string } | { functionCall: { name: string; args:
  */
 export class MockGeminiApi {
     protected server?: http.Server;
-    /** Every request: its path, its conversation, and the names of the tools it offered the model. */
-    readonly requests: { path: string; contents: Content[]; tools: string[]; apiKey?: string }[] = [];
+    /** Every request: its path, its conversation, the names of the tools it offered the model, and when it arrived (epoch ms). */
+    readonly requests: { path: string; contents: Content[]; tools: string[]; apiKey?: string; at: number }[] = [];
 
     constructor(protected readonly script: (contents: Content[]) => MockTurn) { }
 
@@ -48,7 +48,7 @@ export class MockGeminiApi {
         } catch {
             // countTokens and the like may have other bodies.
         }
-        this.requests.push({ path, contents, tools, apiKey });
+        this.requests.push({ path, contents, tools, apiKey, at: performance.timeOrigin + performance.now() });
         const usageMetadata = { promptTokenCount: 11, candidatesTokenCount: 7, totalTokenCount: 18 };
         if (path.includes(':countTokens')) {
             res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ totalTokens: 11 }));

@@ -1,5 +1,7 @@
 import * as acp from '@agentclientprotocol/sdk';
-import { ChildProcessByStdio, spawn } from 'child_process';
+import { ChildProcess } from 'child_process';
+import { signalProcessGroup, spawnInOwnGroup } from '@theia-cli-companion/cli-process/lib/node';
+import * as fs from 'fs';
 import * as path from 'path';
 import { Readable, Writable } from 'stream';
 import { AcpChat } from '../acp-chat-view';
@@ -7,28 +9,86 @@ import { trackProcess } from '../processes';
 import { Sandbox } from '../sandbox';
 import { REPO_ROOT, TheiaBackend } from '../theia-backend';
 import { TheiaWindow } from '../theia-window';
-import { Figure, now, summarize } from './stats';
+import { firstRpcFrame, watchRpcFrames } from './page-rpc-marks';
+import { MockGeminiApi } from '../mock-gemini-api';
+import { Figure, now, round, summarize } from './stats';
 
 /** The scripted ACP agent of the tests: it answers a prompt by streaming its text back. */
 export const FAKE_AGENT = path.join(REPO_ROOT, 'packages', 'acp-client', 'lib', 'node', 'test', 'fake-acp-agent-main.js');
 export const FAKE_AGENT_NAME = 'BenchFake';
 
+const chatAgentLog = (sandbox: Sandbox) => path.join(sandbox.tmp, 'bench-chat-agent.jsonl');
+
 /** The chat's agent setting for the scripted agent (its log goes into the sandbox). */
 export function fakeAgentSetting(sandbox: Sandbox): Record<string, unknown> {
-    const env = { FAKE_AGENT_LOG: path.join(sandbox.tmp, 'bench-chat-agent.jsonl') };
+    const env = { FAKE_AGENT_LOG: chatAgentLog(sandbox) };
     return { 'aiCliCompanion.acp.agents': [{ name: FAKE_AGENT_NAME, command: process.execPath, args: [FAKE_AGENT], env }] };
 }
 const GOAL = 1.2;
 
+/** How one agent is started by the bare client, and when it (or its model) had a prompt: for the breakdown. */
+export interface BenchAgent {
+    /** Its name in the chat (`@name`). */
+    readonly name: string;
+    readonly label: string;
+    readonly id: string;
+    readonly command: string;
+    readonly args: readonly string[];
+    readonly env: NodeJS.ProcessEnv;
+    /** When the agent (or its model API) first received the prompt holding `token` after `after`. */
+    received(token: string, after: number): number;
+    /** What "received" means in the breakdown. */
+    readonly receivedBy: string;
+}
+
+/** The scripted agent: its log stamps each request it receives. */
+export function fakeBenchAgent(sandbox: Sandbox): BenchAgent {
+    const bareLog = path.join(sandbox.tmp, 'bench-bare-agent.jsonl');
+    return {
+        name: FAKE_AGENT_NAME, id: 'acp-turn-fake', label: 'scripted ACP agent', command: process.execPath, args: [FAKE_AGENT],
+        env: { ...process.env, FAKE_AGENT_LOG: bareLog }, receivedBy: 'the agent has it',
+        received: (token, after) => Math.min(...[chatAgentLog(sandbox), bareLog].map(log => promptArrival(log, token, after)))
+    };
+}
+
+/**
+ * The real Gemini CLI in ACP mode (`gemini --acp`, as the chat's built-in Gemini agent starts it) on the
+ * mock Gemini API, which streams the prompt back (see {@link echoingGeminiApi}); the API stamps each request.
+ */
+export function geminiBenchAgent(sandbox: Sandbox, api: MockGeminiApi): BenchAgent {
+    return {
+        name: 'Gemini', id: 'acp-turn-gemini', label: 'the real `gemini --acp` on the mock Gemini API',
+        command: path.join(sandbox.root, 'bin', 'gemini'), args: ['--acp'], env: sandbox.env, receivedBy: 'the model API has it',
+        received: (token, after) => {
+            const request = api.requests.find(candidate => candidate.at >= after && MockGeminiApi.lastUserText(candidate.contents).includes(token));
+            if (!request) {
+                throw new Error(`the mock Gemini API got no request holding ${token}`);
+            }
+            return request.at;
+        }
+    };
+}
+
+/**
+ * A mock Gemini API whose model answers with the prompt's token (`warm-up` or `ping-…`): the first text chunk
+ * carries it. Only the token: the chat sends the open editor along, which must not come back as the answer.
+ */
+export function echoingGeminiApi(): MockGeminiApi {
+    return new MockGeminiApi(contents => ({ text: `You said: ${/ping-\d+-\d+|warm-up/.exec(MockGeminiApi.lastUserText(contents))?.[0] ?? 'nothing I expected'}` }));
+}
+
 /** The same agent driven by a bare ACP SDK client: spawn, initialize, one session; each prompt timed to its first text chunk. */
 class BareAcpClient {
-    protected readonly child: ChildProcessByStdio<Writable, Readable, null>;
+    protected readonly child: ChildProcess;
     protected connection: ReturnType<acp.ClientApp['connect']>;
     protected sessionId = '';
     protected firstText?: (text: string) => void;
+    /** The text chunks of the turn under way, for the message when its token does not come. */
+    protected chunks: string[] = [];
 
-    constructor(agentLog: string) {
-        this.child = spawn(process.execPath, [FAKE_AGENT], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, FAKE_AGENT_LOG: agentLog } });
+    constructor(agent: BenchAgent, cwd: string) {
+        // A group of its own: Gemini CLI relaunches itself as a child process, and closing must end both.
+        this.child = spawnInOwnGroup(agent.command, agent.args, { cwd, stdio: ['pipe', 'pipe', 'inherit'], env: agent.env });
     }
 
     async open(cwd: string): Promise<void> {
@@ -37,80 +97,146 @@ class BareAcpClient {
         this.connection = acp.client({ name: 'bench-bare-client' })
             .onNotification(acp.methods.client.session.update, ({ params }) => {
                 if (params.update.sessionUpdate === 'agent_message_chunk' && params.update.content.type === 'text') {
-                    this.firstText?.(params.update.content.text);
+                    this.chunks.push(params.update.content.text);
+                    this.firstText?.(this.chunks.join(''));
                 }
             })
             .onRequest(acp.methods.client.session.requestPermission, async () => ({ outcome: { outcome: 'cancelled' } }))
             .connect(stream);
-        await this.connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
-        this.sessionId = (await this.connection.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] })).sessionId;
+        await withTimeout(this.connection.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} }),
+            'the agent to initialize');
+        this.sessionId = (await withTimeout(this.connection.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] }), 'a session')).sessionId;
     }
 
-    /** ms from sending the prompt to its first text chunk. */
-    async turn(text: string): Promise<number> {
-        const t0 = now();
-        const arrived = new Promise<number>(resolve => this.firstText = chunk => chunk.includes(text) && resolve(now()));
+    /** When the prompt was sent and when its first text chunk arrived. */
+    async turn(text: string): Promise<{ sent: number; shown: number }> {
+        this.chunks = [];
+        const sent = now();
+        const arrived = new Promise<number>(resolve => this.firstText = streamed => streamed.includes(text) && resolve(now()));
         const done = this.connection.agent.request(acp.methods.agent.session.prompt, { sessionId: this.sessionId, prompt: [{ type: 'text', text }] });
-        const t1 = await arrived;
-        await done;
-        return t1 - t0;
+        const shown = await withTimeout(Promise.race([arrived, done.then(result => {
+            throw new Error(`the turn ended (${result.stopReason}) without the text "${text}"`);
+        })]), `the text "${text}"`).catch(error => {
+            throw new Error(`${error.message}; the agent wrote: ${JSON.stringify(this.chunks.join('').slice(0, 500))}`);
+        });
+        await withTimeout(done, 'the turn to end');
+        return { sent, shown };
     }
 
     async close(): Promise<void> {
-        this.child.kill();
-        await new Promise(resolve => this.child.exitCode !== null ? resolve(undefined) : this.child.once('exit', resolve));
+        const exited = new Promise(resolve => this.child.exitCode !== null || this.child.signalCode !== null ? resolve(undefined) : this.child.once('exit', resolve));
+        signalProcessGroup(this.child, 'SIGTERM');
+        const timer = setTimeout(() => signalProcessGroup(this.child, 'SIGKILL'), 3000);
+        await exited;
+        clearTimeout(timer);
     }
+}
+
+function withTimeout<T>(promise: Promise<T>, what: string, timeoutMs = 60000): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    return Promise.race([promise, new Promise<never>((_resolve, reject) => timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), timeoutMs))])
+        .finally(() => clearTimeout(timer));
 }
 
 /**
  * A chat turn's overhead: from Enter in Theia AI's chat to the agent's first text shown in the response,
  * against a bare ACP SDK client sending the same prompt to the same agent, alternating. Both sessions are
- * started before the first timed turn (an agent's start is not a turn's cost).
+ * started before the first timed turn (an agent's start is not a turn's cost). Ours is broken down where
+ * the prompt leaves the page, where the agent (or its model) has it, and where its text arrives in the page.
  */
-export async function benchAcpTurn(options: { quick: boolean; sandbox: Sandbox; workspace: string }, window: TheiaWindow, backend: TheiaBackend): Promise<Figure> {
+export async function benchAcpTurn(options: { quick: boolean; workspace: string }, window: TheiaWindow, backend: TheiaBackend, agent: BenchAgent): Promise<Figure> {
     const rounds = options.quick ? 2 : 20;
     const chat = new AcpChat(window, backend);
     await chat.newChat();
-    await chat.finished(await chat.send(`@${FAKE_AGENT_NAME} warm-up`, true));
-    const bare = new BareAcpClient(path.join(options.sandbox.tmp, 'bench-bare-agent.jsonl'));
+    await chat.finished(await chat.send(`@${agent.name} warm-up`, true));
+    const bare = new BareAcpClient(agent, options.workspace);
     await bare.open(options.workspace);
-    const ours: number[] = [];
-    const base: number[] = [];
+    const ours = { total: [] as number[], frontend: [] as number[], toAgent: [] as number[], toPage: [] as number[], render: [] as number[], busy: [] as number[] };
+    const base = { total: [] as number[], toAgent: [] as number[], back: [] as number[] };
     try {
         await bare.turn('warm-up');
         for (let round = 0; round < rounds; round++) {
             const token = `ping-${round}-${Date.now()}`;
-            base.push(await bare.turn(token));
-            ours.push(await chatTurn(chat, window, token));
+            const bareTurn = await bare.turn(token);
+            const bareAgentAt = agent.received(token, bareTurn.sent);
+            base.total.push(bareTurn.shown - bareTurn.sent);
+            base.toAgent.push(bareAgentAt - bareTurn.sent);
+            base.back.push(bareTurn.shown - bareAgentAt);
+
+            await watchRpcFrames(window, [token]);
+            const turn = await chatTurn(chat, window, agent.name, token);
+            const frame = await firstRpcFrame(window, token, { after: turn.sent });
+            const agentAt = agent.received(token, turn.sent);
+            // The agent streams the prompt back: the first frame bringing the token after the agent had it is its text.
+            const back = await firstRpcFrame(window, token, { after: agentAt, direction: 'in' });
+            ours.total.push(turn.shown - turn.sent);
+            ours.frontend.push(frame - turn.sent);
+            ours.toAgent.push(agentAt - frame);
+            ours.toPage.push(back - agentAt);
+            ours.render.push(turn.shown - back);
+            ours.busy.push(turn.busyMs);
         }
     } finally {
+        await watchRpcFrames(window, []);
         await bare.close();
     }
-    const measured = summarize(ours);
-    const baseline = summarize(base);
+    const measured = summarize(ours.total);
+    const baseline = summarize(base.total);
+    const median = (samples: number[]) => round(summarize(samples).median);
     return {
-        id: 'acp-turn-fake', title: 'Prompt sent in the chat → the agent\'s first text shown (scripted ACP agent)', unit: 'ms', measured,
+        id: agent.id, title: `Prompt sent in the chat → the agent's first text shown (${agent.label})`, unit: 'ms', measured,
         baselineName: 'a bare ACP SDK client, prompt → first text chunk, same agent', baseline,
         goal: `≤ ${GOAL} × the bare client (median)`, goalMet: measured.median <= GOAL * baseline.median,
-        notes: { 'added (ms, median)': Math.round(measured.median - baseline.median) }
+        notes: {
+            'added (ms, median)': Math.round(measured.median - baseline.median),
+            'ours: Enter → the prompt leaves the page (Theia AI, our chat agent; median)': median(ours.frontend),
+            [`ours: page → ${agent.receivedBy} (RPC, backend: turn snapshot, ACP; median)`]: median(ours.toAgent),
+            [`ours: ${agent.receivedBy} → its text arrives in the page (agent, backend, RPC; median)`]: median(ours.toPage),
+            'ours: text in the page → shown (our chat client, Theia AI\'s model, rendering; median)': median(ours.render),
+            [`bare: sent → ${agent.receivedBy}; → text (medians)`]: `${median(base.toAgent)}; ${median(base.back)}`,
+            'the page\'s main thread in long tasks meanwhile (frames arriving wait for it; median)': median(ours.busy)
+        }
     };
 }
 
+/** When the scripted agent with this log received the prompt holding `token` after `after` (its log stamps each request); Infinity if it did not. */
+function promptArrival(log: string, token: string, after: number): number {
+    const records = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').map(line => JSON.parse(line) as { method: string; params: unknown; at?: number }) : [];
+    const record = records.find(entry => entry.method === 'session/prompt' && entry.at !== undefined && entry.at >= after && JSON.stringify(entry.params).includes(token));
+    return record?.at ?? Infinity;
+}
+
 /** One timed chat turn: from the Enter that sends `token` until the newest response shows it (a DOM mutation, not a poll). */
-async function chatTurn(chat: AcpChat, window: TheiaWindow, token: string): Promise<number> {
-    const shown = window.page.evaluate(expected => new Promise<number>(resolve => {
+async function chatTurn(chat: AcpChat, window: TheiaWindow, agentName: string, token: string): Promise<{ sent: number; shown: number; busyMs: number }> {
+    const shown = window.page.evaluate(({ expected, timeoutMs }) => new Promise<{ at: number; busyMs: number }>((resolve, reject) => {
         const view = document.querySelector('#chat-view-widget')!;
+        const lastResponse = () => [...view.querySelectorAll('.theia-ChatNode[aria-label^="Response from"]')].pop();
+        // The page's main thread busy with long tasks (over 50 ms each) meanwhile: frames that arrive wait for it.
+        let busyMs = 0;
+        const longTasks = new PerformanceObserver(list => list.getEntries().forEach(entry => busyMs += entry.duration));
+        longTasks.observe({ type: 'longtask' });
         const observer = new MutationObserver(() => {
-            const responses = view.querySelectorAll('.theia-ChatNode[aria-label^="Response from"]');
-            if (responses[responses.length - 1]?.textContent?.includes(expected)) {
+            if (lastResponse()?.textContent?.includes(expected)) {
                 observer.disconnect();
-                resolve(performance.timeOrigin + performance.now());
+                clearTimeout(timer);
+                const at = performance.timeOrigin + performance.now();
+                // Long tasks are reported after they end: the one that rendered the text has ended once this task does.
+                setTimeout(() => {
+                    longTasks.disconnect();
+                    resolve({ at, busyMs });
+                });
             }
         });
+        const timer = setTimeout(() => {
+            observer.disconnect();
+            longTasks.disconnect();
+            reject(new Error(`no response showed "${expected}" in ${timeoutMs} ms; the last one: ${JSON.stringify(lastResponse()?.textContent?.slice(0, 300))}`));
+        }, timeoutMs);
         observer.observe(view, { subtree: true, childList: true, characterData: true });
-    }), token);
-    const response = await chat.send(`@${FAKE_AGENT_NAME} ${token}`, true);
-    const t1 = await shown;
+    }), { expected: token, timeoutMs: 60000 });
+    shown.catch(() => undefined);
+    const response = await chat.send(`@${agentName} ${token}`, true);
+    const { at, busyMs } = await shown;
     await chat.finished(response);
-    return t1 - chat.lastSentAt;
+    return { sent: chat.lastSentAt, shown: at, busyMs };
 }

@@ -53,6 +53,15 @@ function composeApp(id: string, label: string, extra: readonly string[]): BenchA
 }
 
 /**
+ * The browser-app with the bench-floor extension added: the browser benchmarks run in it, so the context
+ * update's floor (page → Theia RPC → backend → SSE) is measured in the same window as our path.
+ */
+export function benchFloorApp(): BenchApp {
+    const all = Object.values(OUR_EXTENSIONS).map(extension => extension.name);
+    return composeApp('bench-floor', 'the browser-app with the bench floor', [...THEIA_AI, ...all, '@theia-cli-companion/bench-floor']);
+}
+
+/**
  * Every app the startup benchmark compares: the browser-app (all of ours, with Theia AI), the same
  * without each of our extensions (the ACP chat's baseline keeps Theia AI, which it needs), and a plain
  * Theia app with and without Theia AI, for Theia AI's own cost.

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
 import { REPO_ROOT } from '../theia-backend';
-import { runBenchmarks, toMarkdown, withResults } from './run-benchmarks';
+import { BENCH_SECTIONS, parseSections, runBenchmarks, toMarkdown, withResults } from './run-benchmarks';
 
 /**
  * The benchmark suite, quick: every measurement runs end to end against its baseline. It asserts
@@ -14,10 +14,14 @@ describe('Benchmarks (smoke: few repetitions, no assertion on time)', function (
     it('measures every figure and its baseline, and renders the table', async () => {
         const run = await runBenchmarks(true);
         const ids = run.figures.map(figure => figure.id);
+        // In a container the CLI takes the stdio relay; a second IdeClient is then timed over loopback too.
+        const inContainer = fs.existsSync('/.dockerenv') || fs.existsSync('/run/.containerenv');
         expect(ids).to.deep.equal([
-            'server-throughput', 'server-request-latency', 'fan-out-1', 'fan-out-10', 'fan-out-50', 'windows-1', 'windows-10', 'windows-30',
+            'server-throughput', 'server-request-latency', 'fan-out-1', 'fan-out-10', 'fan-out-50', 'context-client-share',
+            'windows-1', 'windows-10', 'windows-30', 'acp-tool-output-time', 'acp-tool-output-memory',
             'snapshot-generated-first', 'snapshot-generated-next', 'snapshot-real-first', 'snapshot-real-next',
-            'context-latency', 'diff-latency-1k', 'diff-latency-100k', 'diff-latency-1m', 'typing-cost', 'acp-turn-fake',
+            'context-latency', ...(inContainer ? ['context-latency-loopback'] : []),
+            'diff-latency-1k', 'diff-latency-100k', 'diff-latency-1m', 'diff-latency-10m', 'typing-cost', 'acp-turn-fake', 'acp-turn-gemini',
             'startup-backend', 'startup-frontend', 'startup-ide-companion-backend', 'startup-ide-companion-frontend', 'startup-acp-chat-backend',
             'startup-acp-chat-frontend', 'startup-agent-tasks-backend', 'startup-agent-tasks-frontend', 'startup-theia-ai-backend', 'startup-theia-ai-frontend'
         ]);
@@ -36,6 +40,13 @@ describe('Benchmarks (smoke: few repetitions, no assertion on time)', function (
         for (const id of ['snapshot-generated-next', 'snapshot-real-next']) {
             expect(run.figures.find(figure => figure.id === id)!.notes, 'the snapshots saw the ten changed files').to.include({ 'changes found': '10' });
         }
+        // The breakdowns were taken where the frames left and arrived in the page.
+        for (const id of ['acp-turn-fake', 'acp-turn-gemini']) {
+            expect(Object.keys(run.figures.find(figure => figure.id === id)!.notes!).filter(key => key.startsWith('ours:')), id).to.have.length(4);
+        }
+        const context = run.figures.find(figure => figure.id === 'context-latency')!;
+        expect(context.baselineName).to.contain('bench-floor');
+        expect(context.notes!['floor: frame → SSE client (median)']).to.be.a('number');
         const table = toMarkdown(run);
         // The document takes the table in its results section and keeps the rest.
         const document = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'BENCHMARKS.md'), 'utf8');
@@ -44,5 +55,12 @@ describe('Benchmarks (smoke: few repetitions, no assertion on time)', function (
         expect(withResults(updated, table)).to.equal(updated);
         // A header row and a separator row, then one row per figure.
         expect(table.split('\n').filter(line => line.startsWith('| ')).length).to.equal(run.figures.length + 2);
+    });
+
+    it('runs the parts named with --only, in their order, and refuses an unknown one', () => {
+        expect(parseSections(['--quick'])).to.deep.equal(BENCH_SECTIONS);
+        expect(parseSections(['--only', 'startup,browser'])).to.deep.equal(['browser', 'startup']);
+        expect(() => parseSections(['--only', 'browsers'])).to.throw('--only takes a comma-separated list of server, snapshots, browser, startup; got "browsers"');
+        expect(() => parseSections(['--only'])).to.throw('got ""');
     });
 });

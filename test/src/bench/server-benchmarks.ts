@@ -9,6 +9,7 @@ import { ILogger } from '@theia/core/lib/common/logger';
 import { CliFlavour, GeminiCliFlavour, QwenCodeFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { createWindowCompanion, WindowCompanion } from '@theia-cli-companion/ai-cli-core/lib/node/window';
 import { WindowCompanionRegistry, CompanionLogger, WindowModuleContribution } from '@theia-cli-companion/ai-cli-core/lib/node';
+import { IdeProbe } from '../ide-probe';
 import { BareMcpServer } from './bare-mcp-server';
 import { Figure, now, round, sleep, summarize } from './stats';
 
@@ -188,6 +189,74 @@ export async function benchFanOut(options: ServerBenchOptions): Promise<Figure[]
         });
     }
     return figures;
+}
+
+/**
+ * The client's share of a context update: from our backend's setEditorState to the real Gemini
+ * IdeClient in a process of its own (the probe, connected from the window's terminal environment),
+ * against an MCP SDK client in this process receiving the same update, from the same push.
+ */
+export async function benchIdeClientShare(options: ServerBenchOptions & { env: NodeJS.ProcessEnv }): Promise<Figure> {
+    const reps = options.quick ? 5 : 40;
+    // A file that exists: the companion lists only editors of files inside the workspace folders.
+    const file = path.join(options.workspace, 'client-share.ts');
+    fs.writeFileSync(file, 'export {};\n');
+    const window = newWindow(200);
+    await window.start([options.workspace]);
+    const sdkClient = await connect(window.server.port, window.endpointFor('gemini').authToken);
+    // Straight to loopback, as on a Linux box: in a container the CLI would dial host.docker.internal and
+    // take the stdio relay (the browser benchmark's path here), unless told it runs in a dev container.
+    const probe = new IdeProbe('gemini', { ...options.env, ...window.terminalEnvironment(), REMOTE_CONTAINERS: 'true' }, options.workspace);
+    let arrived = { at: 0, line: 0 };
+    let line = 1;
+    const push = () => window.setEditorState({
+        isTrusted: true, openFiles: [{ uri: FileUri.create(file).toString(), timestamp: line, isActive: true, cursor: { line, character: 1 } }]
+    });
+    const samples = { ideClient: [] as number[], sdkClient: [] as number[] };
+    try {
+        const report = await probe.connected();
+        if (report.status.status !== 'connected') {
+            throw new Error(`the IdeClient did not connect: ${JSON.stringify(report)}`);
+        }
+        probe.watchContext(update => arrived = { at: update.at, line: cursorLine(update.context) ?? 0 });
+        await warmUp([sdkClient], () => { line++; return push(); });
+        for (let rep = 0; rep < reps; rep++) {
+            line++;
+            const before = sdkClient.received;
+            const t0 = now();
+            await push();
+            await until(() => sdkClient.received > before, 'the SDK client to receive the update');
+            samples.sdkClient.push(now() - t0);
+            await untilAsync(() => arrived.line === line, 'the IdeClient to receive the update');
+            samples.ideClient.push(arrived.at - t0);
+        }
+    } finally {
+        await probe.close();
+        await sdkClient.client.close().catch(() => undefined);
+        await window.stop();
+    }
+    return {
+        id: 'context-client-share',
+        title: 'Context update from our backend → the real Gemini IdeClient in its own process (straight over loopback HTTP)',
+        unit: 'ms',
+        measured: summarize(samples.ideClient),
+        baselineName: 'the same update → an MCP SDK client in the backend\'s process',
+        baseline: summarize(samples.sdkClient)
+    };
+}
+
+const cursorLine = (context: unknown): number | undefined =>
+    (context as { workspaceState?: { openFiles?: Array<{ cursor?: { line: number } }> } } | undefined)?.workspaceState?.openFiles?.[0]?.cursor?.line;
+
+/** Waits for something another process reports (its lines arrive on this event loop's I/O phase). */
+async function untilAsync(condition: () => boolean, what: string, timeoutMs = 20000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!condition()) {
+        if (Date.now() > deadline) {
+            throw new Error(`benchmark timed out waiting for ${what}`);
+        }
+        await new Promise(resolve => setTimeout(resolve, 0));
+    }
 }
 
 /** The SSE streams open just after connecting: push until every client has received something. */

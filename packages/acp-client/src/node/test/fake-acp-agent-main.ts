@@ -11,7 +11,9 @@ import { Readable, Writable } from 'stream';
 import * as acp from '@agentclientprotocol/sdk';
 
 const logFile = process.env.FAKE_AGENT_LOG!;
-const record = (kind: string, method: string, params: unknown) => fs.appendFileSync(logFile, JSON.stringify({ kind, method, params }) + '\n');
+// `at`: when it arrived (ms since the epoch, sub-millisecond; comparable across processes), for the benchmarks' breakdowns.
+const record = (kind: string, method: string, params: unknown) =>
+    fs.appendFileSync(logFile, JSON.stringify({ kind, method, params, at: performance.timeOrigin + performance.now() }) + '\n');
 
 let authenticated = !process.env.FAKE_AGENT_REQUIRE_AUTH;
 if (process.env.FAKE_AGENT_IGNORE_EOF) {

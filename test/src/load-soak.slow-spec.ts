@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
-import { connectTestClient, TestClient } from '@theia-cli-companion/ai-cli-core/lib/node/test';
+import { connectTestClient, TestClient } from '@theia-cli-companion/ide-companion-server/lib/node/test';
 import { IdeProbe, ProbeReport } from './ide-probe';
 import { until } from './processes';
 import { createSandbox, createWorkspace, Sandbox, geminiDiscoveryDirectory } from './sandbox';

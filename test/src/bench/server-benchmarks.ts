@@ -7,7 +7,7 @@ import { Container } from '@theia/core/shared/inversify';
 import { bindContributionProvider } from '@theia/core/lib/common/contribution-provider';
 import { ILogger } from '@theia/core/lib/common/logger';
 import { CliFlavour, GeminiCliFlavour, QwenCodeFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
-import { createWindowCompanion, WindowCompanion } from '@theia-cli-companion/ai-cli-core/lib/node/window';
+import { createWindowCompanion, WindowCompanion } from '@theia-cli-companion/ide-companion-server/lib/node/window';
 import { WindowCompanionRegistry, CompanionLogger, WindowModuleContribution } from '@theia-cli-companion/ai-cli-core/lib/node';
 import { IdeProbe } from '../ide-probe';
 import { BareMcpServer } from './bare-mcp-server';

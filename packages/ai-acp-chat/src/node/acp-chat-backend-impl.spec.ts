@@ -18,7 +18,7 @@ import { bindContributionProvider } from '@theia/core/lib/common/contribution-pr
 import { IdeCompanionBackendImpl, WindowAgentCredentials, WindowCompanionRegistry, WindowModuleContribution } from '@theia-cli-companion/ai-cli-core/lib/node';
 import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
-import { until } from '@theia-cli-companion/ai-cli-core/lib/node/test';
+import { until } from '@theia-cli-companion/ide-companion-server/lib/node/test';
 
 const FAKE_AGENT = require.resolve('@theia-cli-companion/acp-client/lib/node/test/fake-acp-agent-main.js');
 

@@ -2,7 +2,8 @@ import { inject, injectable, named, postConstruct } from '@theia/core/shared/inv
 import { ILogger } from '@theia/core/lib/common/logger';
 import { nls } from '@theia/core/lib/common/nls';
 import { OutputChannelManager, OutputChannelSeverity } from '@theia/output/lib/browser/output-channel';
-import { CompanionEvent, IdeCompanionBackend } from '../common/ide-companion-protocol';
+import { IdeCompanionBackend } from '../common/ide-companion-protocol';
+import { CompanionEvent } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { IdeCompanionFrontendClientImpl } from './ide-companion-frontend-client-impl';
 import { WindowCompanionService } from './window-companion-service';
 

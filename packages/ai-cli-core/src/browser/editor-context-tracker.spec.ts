@@ -2,7 +2,7 @@ import { enableBrowserDom } from './test/browser-dom';
 let disableDom = enableBrowserDom();
 
 import { expect } from 'chai';
-import { until } from '../common/test/until';
+import { until } from '@theia-cli-companion/ide-companion-server/lib/common/test';
 import { Container } from '@theia/core/shared/inversify';
 import { Emitter } from '@theia/core/lib/common/event';
 import { ILogger } from '@theia/core/lib/common/logger';
@@ -13,9 +13,9 @@ import { FileService } from '@theia/filesystem/lib/browser/file-service';
 import { FileChangeType, FileOperation } from '@theia/filesystem/lib/common/files';
 import { WorkspaceTrustService } from '@theia/workspace/lib/browser/workspace-trust-service';
 import { MAX_SELECTED_TEXT_LENGTH } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { IdeCompanionBackend, WindowCompanionStatus } from '../common/ide-companion-protocol';
+import { IdeCompanionBackend } from '../common/ide-companion-protocol';
+import { WindowCompanionStatus, WindowEditorState } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { CONTEXT_DEBOUNCE_PREF, CONTEXT_INCLUDE_SELECTION_PREF, IdeCompanionPreferences } from '../common/ide-companion-preferences';
-import { WindowEditorState } from '../common/open-editors-model';
 import { EditorContextTracker } from './editor-context-tracker';
 import { WindowCompanionService } from './window-companion-service';
 

@@ -10,7 +10,7 @@ import { WorkspaceTrustService } from '@theia/workspace/lib/browser/workspace-tr
 import { MAX_SELECTED_TEXT_LENGTH } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { IdeCompanionBackend } from '../common/ide-companion-protocol';
 import { CONTEXT_DEBOUNCE_PREF, CONTEXT_INCLUDE_SELECTION_PREF, IdeCompanionPreferences } from '../common/ide-companion-preferences';
-import { OpenEditorsModel } from '../common/open-editors-model';
+import { OpenEditorsModel } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { ContextUpdateScheduler, createContextUpdateScheduler } from '../common/context-update-scheduler';
 import { WindowCompanionService } from './window-companion-service';
 

@@ -1,8 +1,9 @@
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { Emitter, Event } from '@theia/core/lib/common/event';
-import { CompanionEvent, DiffProposal, IdeCompanionFrontendClient, OpenFileRequest, WindowCompanionStatus } from '../common/ide-companion-protocol';
+import {
+    CompanionEvent, DiffProposal, IdeCompanionFrontendClient, OpenFileRequest, WindowCompanionStatus, RpcText, toRpcText
+} from '@theia-cli-companion/ide-companion-server/lib/common';
 import type { DocumentState, FileDiagnostics } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { RpcText, toRpcText } from '../common/rpc-text';
 
 /** What handles the backend's diff requests in this window (the diff review service). */
 export const DiffRequestHandler = Symbol('DiffRequestHandler');

@@ -5,7 +5,7 @@ import { EditorManager } from '@theia/editor/lib/browser/editor-manager';
 import { ProblemManager } from '@theia/markers/lib/browser/problem/problem-manager';
 import { DiagnosticSeverity } from '@theia/core/shared/vscode-languageserver-protocol';
 import type { Diagnostic, DocumentState, FileDiagnostics } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { OpenFileRequest } from '../common/ide-companion-protocol';
+import { OpenFileRequest } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { IdeToolsHandler } from './ide-companion-frontend-client-impl';
 import { TextModels } from './text-models';
 

@@ -3,7 +3,8 @@ import { bindContributionProvider } from '@theia/core/lib/common/contribution-pr
 import { ConnectionContainerModule } from '@theia/core/lib/node/messaging/connection-container-module';
 import { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
 import { RpcProxy } from '@theia/core/lib/common/messaging/proxy-factory';
-import { IdeCompanionBackend, IdeCompanionFrontendClient, ideCompanionServicePath } from '../common/ide-companion-protocol';
+import { IdeCompanionBackend, ideCompanionServicePath } from '../common/ide-companion-protocol';
+import { IdeCompanionFrontendClient } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { IdeCompanionBackendImpl } from './ide-companion-backend-impl';
 import { WindowAgentCredentials } from './window-agent-credentials';
 import { WindowCompanionRegistry } from './window-companion-registry';

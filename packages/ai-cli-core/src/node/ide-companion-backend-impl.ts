@@ -1,11 +1,11 @@
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { DisposableCollection } from '@theia/core/lib/common/disposable';
 import { FileUri } from '@theia/core/lib/common/file-uri';
-import { WindowEditorState } from '../common/open-editors-model';
+import { WindowEditorState, CompanionEvent, DiffOutcome, IdeCompanionFrontendClient, WindowCompanionStatus } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { CLI_FLAVOUR_IDS, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { AttachWindowRequest, CompanionEvent, DiffOutcome, IdeCompanionBackend, IdeCompanionFrontendClient, WindowCompanionStatus } from '../common/ide-companion-protocol';
+import { AttachWindowRequest, IdeCompanionBackend } from '../common/ide-companion-protocol';
 import { findExecutable } from '@theia-cli-companion/cli-process/lib/node';
-import type { AgentCredential, WindowCompanion } from './window-companion';
+import type { AgentCredential, WindowCompanion } from '@theia-cli-companion/ide-companion-server/lib/node';
 import { WindowAgentCredentials } from './window-agent-credentials';
 import { WindowCompanionRegistry } from './window-companion-registry';
 

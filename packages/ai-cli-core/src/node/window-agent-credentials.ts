@@ -1,4 +1,4 @@
-import type { AgentCredential } from './window-companion';
+import type { AgentCredential } from '@theia-cli-companion/ide-companion-server/lib/node';
 
 /**
  * What another backend service of the same frontend connection may ask of that connection's window:

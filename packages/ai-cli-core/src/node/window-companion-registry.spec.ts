@@ -6,14 +6,11 @@ import { ILogger } from '@theia/core/lib/common/logger';
 import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
 import { IdeCompanionBackendImpl } from './ide-companion-backend-impl';
-import { McpSessionContext, McpToolContribution } from './mcp-tool-contribution';
-import { textResult } from './mcp-tool-results';
+import { McpSessionContext, McpToolContribution, textResult } from '@theia-cli-companion/ide-companion-server/lib/node/window';
 import { WindowCompanionRegistry } from './window-companion-registry';
 import { WindowModuleContribution } from './window-module-contribution';
-import { connectTestClient } from './test/mcp-test-client';
-import { RecordingLogger } from './test/recording-logger';
+import { connectTestClient, RecordingLogger } from '@theia-cli-companion/ide-companion-server/lib/node/test';
 
-/** A tool set an extension contributes to every window's graph. */
 @injectable()
 class EchoTools implements McpToolContribution {
     registerTools({ mcp }: McpSessionContext): void {

@@ -5,8 +5,7 @@ import { ILogger } from '@theia/core/lib/common/logger';
 import { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
 import { CliFlavour, removeStaleDiscoveryFiles } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { stdioBridgeCommand } from './stdio-bridge-command';
-import type { WindowCompanion } from './window-companion';
+import { stdioBridgeCommand, WindowCompanion } from '@theia-cli-companion/ide-companion-server/lib/node';
 import { WindowModuleContribution } from './window-module-contribution';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 
@@ -91,7 +90,7 @@ export class WindowCompanionRegistry implements BackendApplicationContribution {
         }
         // Loaded on the first window, not at backend start: the MCP SDK is a large part of the
         // backend's startup cost (docs/BENCHMARKS.md, "Backend ready").
-        const { createWindowCompanion } = await import('./window-companion-module');
+        const { createWindowCompanion } = await import('@theia-cli-companion/ide-companion-server/lib/node/window');
         const modules = await (this.windowModules ??= this.loadWindowModules());
         const companion = createWindowCompanion({
             windowId: randomUUID(),

@@ -11,9 +11,7 @@ import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/n
 import { IdeCompanionBackendImpl } from './ide-companion-backend-impl';
 import { WindowCompanionRegistry } from './window-companion-registry';
 import { WindowModuleContribution } from './window-module-contribution';
-import { rawRequest } from './test/raw-http';
-import { RecordingLogger } from './test/recording-logger';
-import { until } from './test/mcp-test-client';
+import { rawRequest, RecordingLogger, until } from '@theia-cli-companion/ide-companion-server/lib/node/test';
 
 const MIB = 1024 * 1024;
 

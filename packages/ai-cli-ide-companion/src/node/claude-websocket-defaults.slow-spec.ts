@@ -12,11 +12,9 @@ import { ClaudeCodeFlavour, CliFlavour, DiscoveryEndpoint } from '@theia-cli-com
 import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
 import type { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { IdeCompanionBackendImpl, WindowCompanionRegistry, WindowModuleContribution } from '@theia-cli-companion/ai-cli-core/lib/node';
-import { WindowCompanion, createWindowCompanion } from '@theia-cli-companion/ai-cli-core/lib/node/window';
-import { RecordingLogger, until } from '@theia-cli-companion/ai-cli-core/lib/node/test';
+import { WindowCompanion, createWindowCompanion, claudeWindowModule } from '@theia-cli-companion/ide-companion-server/lib/node/window';
+import { RecordingLogger, until, ClaudeWire, refusedWith } from '@theia-cli-companion/ide-companion-server/lib/node/test';
 import ideCompanionBackendModule from './ide-companion-backend-module';
-import { claudeWindowModule } from './claude-window-module';
-import { ClaudeWire, refusedWith } from './test/claude-wire';
 
 const MIB = 1024 * 1024;
 const AUTH_HEADER = 'X-Claude-Code-Ide-Authorization';

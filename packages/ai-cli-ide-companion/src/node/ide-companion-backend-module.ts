@@ -5,6 +5,6 @@ import { WindowModuleContribution } from '@theia-cli-companion/ai-cli-core/lib/n
 export default new ContainerModule(bind => {
     bind(WindowModuleContribution).toConstantValue({
         flavours: Object.values(IDE_MODE_FLAVOURS),
-        loadModule: async () => (await import('./claude-window-module')).claudeWindowModule
+        loadModule: async () => (await import('@theia-cli-companion/ide-companion-server/lib/node/window')).claudeWindowModule
     });
 });

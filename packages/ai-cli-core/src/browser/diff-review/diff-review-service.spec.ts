@@ -2,7 +2,7 @@ import { enableBrowserDom } from '../test/browser-dom';
 let disableDom = enableBrowserDom();
 
 import { expect } from 'chai';
-import { until } from '../../common/test/until';
+import { until } from '@theia-cli-companion/ide-companion-server/lib/common/test';
 import { DiffUris } from '@theia/core/lib/browser/diff-uris';
 import { DIFF_WRITE_ON_ACCEPT_PREF, REVIEW_NOTIFY_QUEUED_PREF } from '../../common/ide-companion-preferences';
 import { DiffReviewTestbed, ReviewWidget } from '../test/diff-review-testbed';

@@ -4,7 +4,7 @@ import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-s
 import { nls } from '@theia/core/lib/common/nls';
 import { CLI_FLAVOUR_DISPLAY_NAMES, CLI_FLAVOUR_IDS } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { ACP_REVIEW_PACE_PREF, flavourPreference, REVIEW_PACES, ReviewPace } from '../../common/ide-companion-preferences';
-import { ReviewOrigin } from '../../common/ide-companion-protocol';
+import { ReviewOrigin } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { ExecutionSettings } from '../untrusted-workspace/execution-settings';
 
 /** Whose pace a setting is: one CLI flavour, or the chat's agents. */

@@ -2,7 +2,7 @@
 // test doubles of what only a browser has.
 import { enableBrowserDom } from './browser-dom';
 export * from './browser-dom';
-export * from '../../common/test/until';
+export * from '@theia-cli-companion/ide-companion-server/lib/common/test';
 
 // The testbed loads Theia's browser modules, which need the DOM while they load.
 const disableDom = enableBrowserDom();

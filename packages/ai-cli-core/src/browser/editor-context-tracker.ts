@@ -11,7 +11,7 @@ import { MAX_SELECTED_TEXT_LENGTH } from '@theia-cli-companion/ai-cli-ide-protoc
 import { IdeCompanionBackend } from '../common/ide-companion-protocol';
 import { CONTEXT_DEBOUNCE_PREF, CONTEXT_INCLUDE_SELECTION_PREF, IdeCompanionPreferences } from '../common/ide-companion-preferences';
 import { OpenEditorsModel } from '@theia-cli-companion/ide-companion-server/lib/common';
-import { ContextUpdateScheduler, createContextUpdateScheduler } from '../common/context-update-scheduler';
+import { ContextUpdateScheduler, createContextUpdateScheduler } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { WindowCompanionService } from './window-companion-service';
 
 export interface EditorTrackingStats {

@@ -5,6 +5,15 @@
  */
 export const THEIA_IDE_INFO = Object.freeze({ name: 'theia', displayName: 'Eclipse Theia' });
 
+/**
+ * Whether a discovery file is one of ours: it records its writer (`theiaCompanion`, whatever IDE it
+ * names), or it is a Theia one of a version that did not record it. The official companions' files
+ * (`vscode`, no writer) are never ours.
+ */
+export function isCompanionFile(ideName: string, writer: object | undefined): boolean {
+    return writer !== undefined || ideName === THEIA_IDE_INFO.name || ideName === THEIA_IDE_INFO.displayName;
+}
+
 /** MCP `serverInfo` sent in every initialize result, identical for every CLI flavour. */
 export const COMPANION_SERVER_INFO = Object.freeze({ name: 'theia-ai-cli-ide-companion', version: '0.1.0' });
 

@@ -4,6 +4,7 @@ export const IdeInfoSchema = z.object({
     name: z.string().min(1),
     displayName: z.string().min(1)
 });
+export type IdeInfo = z.infer<typeof IdeInfoSchema>;
 
 /** A command the CLI may spawn to reach the companion over MCP stdio when HTTP fails. */
 export const StdioConfigSchema = z.object({

@@ -1,4 +1,4 @@
-import type { StdioConfig } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
+import type { IdeInfo, StdioConfig } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import type { CliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import type { CompanionLogger } from './companion-logger';
 
@@ -10,8 +10,10 @@ export interface WindowCompanionOptions {
     readonly flavours: readonly CliFlavour[];
     /** The backend's logger; the window's own events also go to its event log. */
     readonly logger: CompanionLogger;
-    /** The PID written into the discovery files: the backend process that serves the socket. */
+    /** The PID written into the discovery files: the process that serves the socket (Theia's backend, a VS Code extension host). */
     readonly serverPid: number;
+    /** How the window's IDE names itself to the CLIs; Eclipse Theia's when absent. */
+    readonly ideInfo?: IdeInfo;
     readonly stdioFor?: (discoveryFile: string) => StdioConfig | undefined;
     /** How long a Streamable HTTP session may be without its event stream (tests shorten it). */
     readonly streamGraceMs?: number;

@@ -254,7 +254,8 @@ export class WindowCompanion {
             port: this.endpointOf(flavourId).port,
             authToken: this.credentials.tokenOf(flavourId),
             workspaceRoots: this.roots,
-            serverPid: this.options.serverPid
+            serverPid: this.options.serverPid,
+            ideInfo: this.options.ideInfo
         };
     }
 

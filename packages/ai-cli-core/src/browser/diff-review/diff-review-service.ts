@@ -10,7 +10,7 @@ import { nls } from '@theia/core/lib/common/nls';
 import URI from '@theia/core/lib/common/uri';
 import { SaveableWidget } from '@theia/core/lib/browser/saveable';
 import { FileService } from '@theia/filesystem/lib/browser/file-service';
-import { reviewedText } from '../../common/reviewed-text';
+import { reviewedText } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { fromRpcText, toRpcText, DiffOutcome, DiffProposal } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { TerminalWidget } from '@theia/terminal/lib/browser/base/terminal-widget';
 import { IdeCompanionBackend } from '../../common/ide-companion-protocol';

@@ -1,6 +1,6 @@
 import * as os from 'os';
 import * as path from 'path';
-import { THEIA_IDE_INFO } from '../../common/companion-identity';
+import { isCompanionFile, THEIA_IDE_INFO } from '../../common/companion-identity';
 import { CLAUDE_CODE_PORT_VARIABLE, ClaudeLockFileSchema } from '../../common/claude-code-ide';
 import { CLI_CATALOGUE } from '@theia-cli-companion/cli-process/lib/common';
 import { CliFlavour, DiscoveryEndpoint, OwnedDiscoveryFile } from './cli-flavour';
@@ -32,7 +32,7 @@ export const ClaudeCodeFlavour: CliFlavour = Object.freeze({
             // The CLI deletes locks whose pid is not alive: the backend serves the socket.
             pid: endpoint.serverPid,
             workspaceFolders: [...endpoint.workspaceRoots],
-            ideName: THEIA_IDE_INFO.displayName,
+            ideName: (endpoint.ideInfo ?? THEIA_IDE_INFO).displayName,
             transport: 'ws',
             authToken: endpoint.authToken,
             runningInWindows: process.platform === 'win32',
@@ -50,7 +50,7 @@ export const ClaudeCodeFlavour: CliFlavour = Object.freeze({
             return undefined;
         }
         const parsed = ClaudeLockFileSchema.safeParse(safeJson(content));
-        if (!parsed.success || parsed.data.ideName !== THEIA_IDE_INFO.displayName) {
+        if (!parsed.success || !isCompanionFile(parsed.data.ideName, parsed.data.theiaCompanion)) {
             return undefined;
         }
         return { pid: parsed.data.pid, port: Number(match[1]), writer: parsed.data.theiaCompanion };

@@ -1,6 +1,6 @@
 import type { IdeTransport } from '@theia-cli-companion/cli-process/lib/common';
 import { CliFlavourId } from '../../common/cli-flavour-id';
-import { DiscoveryFileWriter, StdioConfig } from '../../common/discovery-files';
+import { DiscoveryFileWriter, IdeInfo, StdioConfig } from '../../common/discovery-files';
 
 /** What a discovery file advertises about one running window server. */
 export interface DiscoveryEndpoint {
@@ -8,8 +8,10 @@ export interface DiscoveryEndpoint {
     readonly authToken: string;
     /** Absolute, realpath'd workspace roots; empty when the window has no folder open. */
     readonly workspaceRoots: readonly string[];
-    /** The PID that names the server to the CLI: the Theia backend process that owns the socket. */
+    /** The PID that names the server to the CLI: the process that owns the socket (Theia's backend, a VS Code extension host). */
     readonly serverPid: number;
+    /** How the IDE names itself to the CLI (`ideInfo`, `ideName`); Eclipse Theia's when absent. */
+    readonly ideInfo?: IdeInfo;
 }
 
 /** A discovery file found on disk that this companion (any instance of it) wrote. */

@@ -4,6 +4,8 @@ import { GeminiDiscoveryFileSchema, QwenLockFileSchema } from '../../common/disc
 import { DiscoveryEndpoint } from './cli-flavour';
 import { GeminiCliFlavour } from './gemini-cli-flavour';
 import { QwenCodeFlavour, qwenHome } from './qwen-code-flavour';
+import { ClaudeCodeFlavour } from './claude-code-flavour';
+import { IDE_MODE_FLAVOURS } from './ide-mode-flavours';
 import { useTemporaryHome } from '../test/temporary-home';
 import { currentProcessIdentity } from '../process-identity';
 import { privateTmpDirectory } from '../private-tmp-directory';
@@ -87,6 +89,28 @@ describe('CLI flavours', () => {
             const vscode = JSON.stringify({ port: 1, workspacePath: '/w', authToken: 't', ppid: 1, ideName: 'VS Code' });
             expect(QwenCodeFlavour.ownedFile('1.lock', vscode)).to.equal(undefined);
             expect(QwenCodeFlavour.ownedFile('notes.txt', ours)).to.equal(undefined);
+        });
+    });
+
+    describe('in a VS Code-API host (code-server, the Theia IDE\'s plugin host)', () => {
+        const codeServer = { ...endpoint, ideInfo: { name: 'code-server', displayName: 'code-server' } };
+
+        it('names the host, never "vscode", in every file, and still knows each file as its own', () => {
+            const gemini = GeminiCliFlavour.discoveryFileContent(codeServer) as { ideInfo: unknown };
+            expect(gemini.ideInfo).to.deep.equal({ name: 'code-server', displayName: 'code-server' });
+            const qwen = QwenCodeFlavour.discoveryFileContent(codeServer) as { ideInfo: unknown; ideName: string };
+            expect([qwen.ideInfo, qwen.ideName]).to.deep.equal([{ name: 'code-server', displayName: 'code-server' }, 'code-server']);
+            expect((ClaudeCodeFlavour.discoveryFileContent(codeServer) as { ideName: string }).ideName).to.equal('code-server');
+            for (const flavour of Object.values(IDE_MODE_FLAVOURS)) {
+                const content = JSON.stringify(flavour.discoveryFileContent(codeServer));
+                expect(flavour.ownedFile(flavour.discoveryFileName(codeServer), content), flavour.id).to.include({ pid: 4242, port: 41234 });
+            }
+        });
+
+        it('leaves the official companions\' files alone: they record no writer', () => {
+            const official = { port: 1, workspacePath: '/w', authToken: 't', ideInfo: { name: 'vscode', displayName: 'VS Code' } };
+            expect(GeminiCliFlavour.ownedFile('gemini-ide-server-1-1.json', JSON.stringify(official))).to.equal(undefined);
+            expect(QwenCodeFlavour.ownedFile('1.lock', JSON.stringify({ ...official, ppid: 1, ideName: 'VS Code' }))).to.equal(undefined);
         });
     });
 });

@@ -1,5 +1,5 @@
 import * as path from 'path';
-import { THEIA_IDE_INFO } from '../../common/companion-identity';
+import { isCompanionFile, THEIA_IDE_INFO } from '../../common/companion-identity';
 import { GeminiDiscoveryFileSchema, StdioConfig } from '../../common/discovery-files';
 import { joinWorkspacePaths } from '../../common/workspace-path';
 import { safeJson } from '../../common/safe-json';
@@ -30,7 +30,7 @@ export const GeminiCliFlavour: CliFlavour = Object.freeze({
             port: endpoint.port,
             workspacePath: joinWorkspacePaths(endpoint.workspaceRoots, path.delimiter),
             authToken: endpoint.authToken,
-            ideInfo: { ...THEIA_IDE_INFO },
+            ideInfo: { ...(endpoint.ideInfo ?? THEIA_IDE_INFO) },
             ...(stdio ? { stdio } : {}),
             theiaCompanion: currentProcessIdentity()
         });
@@ -53,7 +53,7 @@ export const GeminiCliFlavour: CliFlavour = Object.freeze({
             return undefined;
         }
         const parsed = GeminiDiscoveryFileSchema.safeParse(safeJson(content));
-        if (!parsed.success || parsed.data.ideInfo.name !== THEIA_IDE_INFO.name) {
+        if (!parsed.success || !isCompanionFile(parsed.data.ideInfo.name, parsed.data.theiaCompanion)) {
             return undefined;
         }
         return { pid: Number(match[1]), port: parsed.data.port, writer: parsed.data.theiaCompanion };

@@ -1,6 +1,6 @@
 import * as os from 'os';
 import * as path from 'path';
-import { THEIA_IDE_INFO } from '../../common/companion-identity';
+import { isCompanionFile, THEIA_IDE_INFO } from '../../common/companion-identity';
 import { QwenLockFileSchema, StdioConfig } from '../../common/discovery-files';
 import { joinWorkspacePaths } from '../../common/workspace-path';
 import { CLI_CATALOGUE } from '@theia-cli-companion/cli-process/lib/common';
@@ -31,8 +31,8 @@ export const QwenCodeFlavour: CliFlavour = Object.freeze({
             authToken: endpoint.authToken,
             // Qwen deletes any lock whose ppid is dead while it scans: the backend lives as long as the server.
             ppid: endpoint.serverPid,
-            ideName: THEIA_IDE_INFO.displayName,
-            ideInfo: { ...THEIA_IDE_INFO },
+            ideName: (endpoint.ideInfo ?? THEIA_IDE_INFO).displayName,
+            ideInfo: { ...(endpoint.ideInfo ?? THEIA_IDE_INFO) },
             ...(stdio ? { stdio } : {}),
             theiaCompanion: currentProcessIdentity()
         });
@@ -52,7 +52,7 @@ export const QwenCodeFlavour: CliFlavour = Object.freeze({
             return undefined;
         }
         const parsed = QwenLockFileSchema.safeParse(safeJson(content));
-        if (!parsed.success || parsed.data.ideInfo.name !== THEIA_IDE_INFO.name) {
+        if (!parsed.success || !isCompanionFile(parsed.data.ideInfo.name, parsed.data.theiaCompanion)) {
             return undefined;
         }
         return { pid: parsed.data.ppid, port: parsed.data.port, writer: parsed.data.theiaCompanion };

@@ -1,4 +1,4 @@
-import debounce = require('@theia/core/shared/lodash.debounce');
+import debounce = require('lodash.debounce');
 
 /** Continuous activity still yields an update at least this many debounce periods apart (and never less than 250 ms). */
 export const MAX_WAIT_FACTOR = 5;

@@ -10,8 +10,7 @@ import { WorkspaceTrustService } from '@theia/workspace/lib/browser/workspace-tr
 import { MAX_SELECTED_TEXT_LENGTH } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { IdeCompanionBackend } from '../common/ide-companion-protocol';
 import { CONTEXT_DEBOUNCE_PREF, CONTEXT_INCLUDE_SELECTION_PREF, IdeCompanionPreferences } from '../common/ide-companion-preferences';
-import { OpenEditorsModel } from '@theia-cli-companion/ide-companion-server/lib/common';
-import { ContextUpdateScheduler, createContextUpdateScheduler } from '@theia-cli-companion/ide-companion-server/lib/common';
+import { OpenEditorsModel, ContextUpdateScheduler, createContextUpdateScheduler } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { WindowCompanionService } from './window-companion-service';
 
 export interface EditorTrackingStats {

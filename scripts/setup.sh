@@ -45,3 +45,4 @@ fi
 echo "Building"
 npm run --silent compile
 npm run --silent build --workspace browser-app >/dev/null
+npm run --silent build --workspace packages/vscode-companion >/dev/null

@@ -16,7 +16,13 @@ interface Manifest {
     dependencies?: Record<string, string>;
     peerDependencies?: Record<string, string>;
     devDependencies?: Record<string, string>;
+    private?: boolean;
+    engines?: Record<string, string>;
+    publisher?: string;
 }
+
+/** The VS Code API the oldest supported host provides: code-server 4.100.3 (shared/reference/vscode-hosts.md). */
+const OLDEST_VSCODE_API = '1.100.0';
 
 const packagesDir = path.join(REPO_ROOT, 'packages');
 /** The Monaco build @theia/monaco pins; every tested release must pin the same (the compatibility test installs into each). */
@@ -45,19 +51,34 @@ describe('Package manifests', () => {
                 }
             });
 
-            it('is ready to publish: license text, entry points that exist, its files, lib built on pack', () => {
-                expect(manifest.license).to.equal('EPL-2.0');
-                expect(fs.readFileSync(path.join(dir, 'LICENSE'), 'utf8')).to.match(/^Eclipse Public License - v 2\.0/);
-                expect(fs.existsSync(path.join(dir, 'README.md')), 'README.md').to.equal(true);
-                expect(manifest.files).to.include.members(['lib', 'src']);
-                expect(manifest.scripts?.prepack).to.equal('tsc --build');
-                // Built entry points exist once compiled (the unit stage runs after the build).
-                expect(fs.existsSync(path.join(dir, manifest.main!)), manifest.main).to.equal(true);
-                expect(fs.existsSync(path.join(dir, manifest.types!)), manifest.types).to.equal(true);
-                if (manifest.theiaExtensions) {
-                    expect(manifest.keywords).to.include('theia-extension');
-                }
-            });
+            if (manifest.engines?.vscode) {
+                it('is a VS Code extension every supported host loads: packaged as a .vsix, bundled, API no newer than code-server 4.100.3\'s', () => {
+                    expect(manifest.license).to.equal('EPL-2.0');
+                    expect(fs.readFileSync(path.join(dir, 'LICENSE'), 'utf8')).to.match(/^Eclipse Public License - v 2\.0/);
+                    expect(fs.existsSync(path.join(dir, 'README.md')), 'README.md').to.equal(true);
+                    expect(manifest.private, 'not an npm package: it ships as a .vsix').to.equal(true);
+                    expect(manifest.publisher).to.be.a('string');
+                    expect(manifest.engines?.vscode).to.equal(`^${OLDEST_VSCODE_API}`);
+                    expect(manifest.devDependencies?.['@types/vscode'], 'typed against the API it declares').to.equal(OLDEST_VSCODE_API);
+                    // The build bundles it (the .vsix holds no node_modules) and packs it.
+                    expect(fs.existsSync(path.join(dir, manifest.main!)), manifest.main).to.equal(true);
+                    expect(fs.existsSync(path.join(dir, 'vsix', `${manifest.name}.vsix`)), 'the .vsix').to.equal(true);
+                });
+            } else {
+                it('is ready to publish: license text, entry points that exist, its files, lib built on pack', () => {
+                    expect(manifest.license).to.equal('EPL-2.0');
+                    expect(fs.readFileSync(path.join(dir, 'LICENSE'), 'utf8')).to.match(/^Eclipse Public License - v 2\.0/);
+                    expect(fs.existsSync(path.join(dir, 'README.md')), 'README.md').to.equal(true);
+                    expect(manifest.files).to.include.members(['lib', 'src']);
+                    expect(manifest.scripts?.prepack).to.equal('tsc --build');
+                    // Built entry points exist once compiled (the unit stage runs after the build).
+                    expect(fs.existsSync(path.join(dir, manifest.main!)), manifest.main).to.equal(true);
+                    expect(fs.existsSync(path.join(dir, manifest.types!)), manifest.types).to.equal(true);
+                    if (manifest.theiaExtensions) {
+                        expect(manifest.keywords).to.include('theia-extension');
+                    }
+                });
+            }
 
             it('takes third-party libraries as ranges, our own packages at their one version', () => {
                 for (const [name, version] of Object.entries(manifest.dependencies ?? {})) {

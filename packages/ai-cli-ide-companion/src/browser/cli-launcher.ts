@@ -10,7 +10,7 @@ import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service
 import { CLI_FLAVOUR_DISPLAY_NAMES, CLI_FLAVOUR_PACKAGES, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { installCommandOf } from '@theia-cli-companion/cli-process/lib/common';
 import { IdeCompanionBackend, flavourPreference } from '@theia-cli-companion/ai-cli-core/lib/common';
-import { cliCommandLine } from '../common/cli-command-line';
+import { cliCommandLine } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { CompanionOutput, ExecutionSettings, WindowCompanionService, WorkspaceTrustGate } from '@theia-cli-companion/ai-cli-core/lib/browser';
 
 /**

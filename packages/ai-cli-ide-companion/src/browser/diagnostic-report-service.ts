@@ -4,7 +4,7 @@ import { PreferenceService } from '@theia/core/lib/common/preferences/preference
 import { CLI_FLAVOUR_IDS, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { buildDiagnosticReport } from '../common/diagnostic-report';
 import { IdeCompanionBackend, flavourPreference, ideCompanionPreferenceSchema } from '@theia-cli-companion/ai-cli-core/lib/common';
-import { cliCommandLine } from '../common/cli-command-line';
+import { cliCommandLine } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { CompanionOutput, EditorContextTracker, WindowCompanionService } from '@theia-cli-companion/ai-cli-core/lib/browser';
 
 const REPORTED_PACKAGES = ['@theia-cli-companion/ai-cli-ide-companion', '@theia-cli-companion/ai-cli-ide-protocol', '@theia/core'];

@@ -1,3 +1,2 @@
-// IDE mode's own common code: the command line "Run <CLI>" starts and the diagnostic report.
-export * from './cli-command-line';
+// IDE mode's own common code: the diagnostic report.
 export * from './diagnostic-report';

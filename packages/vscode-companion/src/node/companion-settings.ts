@@ -1,0 +1,75 @@
+import * as vscode from 'vscode';
+import { z } from 'zod';
+import { CLI_FLAVOUR_IDS, CLI_FLAVOUR_PACKAGES, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
+import { cliCommandLine } from '@theia-cli-companion/ide-companion-server/lib/common';
+import { formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
+import type { CompanionLogger } from '@theia-cli-companion/ide-companion-server/lib/node';
+
+export const SECTION = 'aiCliCompanion';
+
+const CommandSchema = z.string().trim().min(1, 'must not be empty').max(4096);
+const ArgsSchema = z.array(z.string().max(4096)).max(256);
+const DebounceSchema = z.number().int().min(0).max(2000);
+
+/**
+ * The extension's settings (`aiCliCompanion.*`), read and validated on every use: a bad value is
+ * reported in the output channel and its default used. What "Run <CLI>" executes is read from the
+ * user's settings only, whatever a workspace or folder says: a cloned repository never chooses it
+ * (also in hosts that do not honour the settings' `application` scope).
+ */
+export class CompanionSettings {
+    constructor(protected readonly logger: CompanionLogger) { }
+
+    protected get configuration(): vscode.WorkspaceConfiguration {
+        return vscode.workspace.getConfiguration(SECTION);
+    }
+
+    get enabled(): boolean {
+        return this.boolean('enabled', true);
+    }
+
+    /** The CLIs to advertise: each one's `enabled` setting. */
+    get flavours(): CliFlavourId[] {
+        return CLI_FLAVOUR_IDS.filter(id => this.boolean(`${id}.enabled`, true));
+    }
+
+    get debounceMs(): number {
+        return this.valid('context.debounceMs', DebounceSchema, this.configuration.get('context.debounceMs'), 50);
+    }
+
+    get includeSelectedText(): boolean {
+        return this.boolean('context.includeSelectedText', true);
+    }
+
+    /** The command line of "Run <CLI>", from the user's settings only. */
+    commandLine(flavour: CliFlavourId): string[] {
+        const command = this.valid(`${flavour}.command`, CommandSchema, this.userValue(`${flavour}.command`), CLI_FLAVOUR_PACKAGES[flavour].command);
+        const args = this.valid(`${flavour}.args`, ArgsSchema, this.userValue(`${flavour}.args`), []);
+        return cliCommandLine(flavour, command, args);
+    }
+
+    /** Whether a change touches the setting `key` (relative to the section). */
+    affects(event: vscode.ConfigurationChangeEvent, key: string): boolean {
+        return event.affectsConfiguration(`${SECTION}.${key}`);
+    }
+
+    protected userValue(key: string): unknown {
+        return this.configuration.inspect(key)?.globalValue;
+    }
+
+    protected boolean(key: string, fallback: boolean): boolean {
+        return this.valid(key, z.boolean(), this.configuration.get(key), fallback);
+    }
+
+    protected valid<T>(key: string, schema: z.ZodType<T>, value: unknown, fallback: T): T {
+        if (value === undefined) {
+            return fallback;
+        }
+        const parsed = schema.safeParse(value);
+        if (parsed.success) {
+            return parsed.data;
+        }
+        this.logger.warn(`Setting ${SECTION}.${key} ignored (${formatZodIssues(parsed.error)}): using ${JSON.stringify(fallback)}`);
+        return fallback;
+    }
+}

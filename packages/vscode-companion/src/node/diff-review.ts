@@ -1,0 +1,188 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { DiffOutcome, DiffProposal, fromRpcText, reviewedText, toRpcText } from '@theia-cli-companion/ide-companion-server/lib/common';
+import { FileUri } from '@theia-cli-companion/ide-companion-server/lib/node';
+import { PROPOSAL_SCHEME, ProposalFileSystem } from './proposal-file-system';
+
+/** The left side of a review: the file as it was when the proposal came, read-only. */
+export const ORIGINAL_SCHEME = 'ai-cli-original';
+/** True while the active editor shows a proposal: Accept and Reject are offered. */
+export const DIFF_VISIBLE_CONTEXT = 'aiCliCompanion.diffVisible';
+
+interface Review {
+    readonly proposal: DiffProposal;
+    /** The proposal's raw text, as the CLI sent it. */
+    readonly text: string;
+    /** The file's raw text the proposal is shown against; undefined for a new file. */
+    readonly original: string | undefined;
+    readonly left: vscode.Uri;
+    readonly right: vscode.Uri;
+}
+
+/** Tells the window's server what the user decided. */
+export type ReviewResolver = (id: string, outcome: DiffOutcome) => Promise<void>;
+
+/**
+ * Reviews a CLI's proposal in the host's diff editor (`vscode.diff`): the file as it is on the left
+ * (a content provider), the proposal on the right, editable. Only an explicit decision settles it:
+ * Accept (the title bar's ✓, Ctrl/Cmd+S in the proposal, the command) reports the right side's text
+ * byte for byte (`reviewedText`: the proposal's line endings and BOM where the user left them), Reject
+ * (✗) rejects; closing the tab leaves it pending, and "Review Pending Diffs" brings it back.
+ */
+export class DiffReview implements vscode.TextDocumentContentProvider, vscode.Disposable {
+    protected readonly reviews = new Map<string, Review>();
+    protected readonly proposals = new ProposalFileSystem();
+    protected readonly onDidChangePendingEmitter = new vscode.EventEmitter<number>();
+    /** Fires the number of proposals waiting for a decision whenever it changes. */
+    readonly onDidChangePending = this.onDidChangePendingEmitter.event;
+    protected readonly toDispose: vscode.Disposable[] = [];
+
+    constructor(protected readonly resolve: ReviewResolver) {
+        this.toDispose.push(
+            vscode.workspace.registerFileSystemProvider(PROPOSAL_SCHEME, this.proposals, { isCaseSensitive: true }),
+            vscode.workspace.registerTextDocumentContentProvider(ORIGINAL_SCHEME, this),
+            vscode.window.onDidChangeActiveTextEditor(() => this.updateContext()),
+            this.proposals, this.onDidChangePendingEmitter
+        );
+    }
+
+    get pending(): readonly DiffProposal[] {
+        return [...this.reviews.values()].map(review => review.proposal);
+    }
+
+    provideTextDocumentContent(uri: vscode.Uri): string {
+        return this.reviewOf(uri)?.original ?? '';
+    }
+
+    async open(proposal: DiffProposal): Promise<void> {
+        const filePath = FileUri.fsPath(proposal.fileUri);
+        const original = proposal.fileExists ? await fs.promises.readFile(filePath, 'utf8') : undefined;
+        const text = fromRpcText(proposal.newContent);
+        const name = path.basename(filePath);
+        const review: Review = {
+            proposal, text, original,
+            left: vscode.Uri.from({ scheme: ORIGINAL_SCHEME, path: `/${proposal.id}/${name}` }),
+            right: vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${proposal.id}/${name}` })
+        };
+        this.proposals.set(review.right, Buffer.from(text, 'utf8'));
+        this.reviews.set(proposal.id, review);
+        this.onDidChangePendingEmitter.fire(this.reviews.size);
+        await this.show(review);
+    }
+
+    /** The CLI withdrew its proposal: the diff closes; resolves with the right side's text if it was open. */
+    async close(id: string): Promise<string | undefined> {
+        const review = this.reviews.get(id);
+        if (!review) {
+            return undefined;
+        }
+        const text = this.reviewedTextOf(review);
+        await this.forget(review);
+        return text;
+    }
+
+    async accept(target?: vscode.Uri): Promise<void> {
+        const review = this.target(target);
+        if (review) {
+            const content = this.reviewedTextOf(review);
+            await this.settle(review, { accepted: true, content: toRpcText(content) });
+        }
+    }
+
+    async reject(target?: vscode.Uri): Promise<void> {
+        const review = this.target(target);
+        if (review) {
+            await this.settle(review, { accepted: false });
+        }
+    }
+
+    /** Shows a pending proposal again: the only one, or the one the user picks. */
+    async showPending(): Promise<void> {
+        const reviews = [...this.reviews.values()];
+        if (reviews.length === 0) {
+            void vscode.window.showInformationMessage(vscode.l10n.t('No proposed change is waiting for your review.'));
+            return;
+        }
+        const picked = reviews.length === 1 ? reviews[0] : (await vscode.window.showQuickPick(reviews.map(review => ({
+            label: path.basename(review.right.path), description: review.proposal.proposedBy, detail: FileUri.fsPath(review.proposal.fileUri), review
+        })), { placeHolder: vscode.l10n.t('The proposed change to review') }))?.review;
+        if (picked) {
+            await this.show(picked);
+        }
+    }
+
+    /** The window's server stopped: whatever is open closes, and nothing is answered any more. */
+    async clear(): Promise<void> {
+        await Promise.all([...this.reviews.values()].map(review => this.forget(review)));
+    }
+
+    dispose(): void {
+        this.reviews.clear();
+        this.toDispose.splice(0).forEach(disposable => disposable.dispose());
+    }
+
+    protected async show(review: Review): Promise<void> {
+        const title = vscode.l10n.t('{0} ↔ proposed by {1}', path.basename(review.right.path), review.proposal.proposedBy);
+        await vscode.commands.executeCommand('vscode.diff', review.left, review.right, title, { preview: false });
+        this.updateContext();
+    }
+
+    protected async settle(review: Review, outcome: DiffOutcome): Promise<void> {
+        await this.forget(review);
+        await this.resolve(review.proposal.id, outcome);
+    }
+
+    protected async forget(review: Review): Promise<void> {
+        if (!this.reviews.delete(review.proposal.id)) {
+            return;
+        }
+        this.onDidChangePendingEmitter.fire(this.reviews.size);
+        const document = this.documentOf(review);
+        if (document?.isDirty) {
+            // Into the in-memory proposal only: the tab then closes without asking to save.
+            await document.save();
+        }
+        const tabs = vscode.window.tabGroups.all.flatMap(group => group.tabs).filter(tab =>
+            tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.toString() === review.right.toString());
+        if (tabs.length) {
+            await vscode.window.tabGroups.close(tabs);
+        }
+        this.proposals.forget(review.right);
+        this.updateContext();
+    }
+
+    /** What the right side holds now, byte for byte as the user left it (see reviewedText). */
+    protected reviewedTextOf(review: Review): string {
+        const document = this.documentOf(review);
+        // The host drops a leading BOM when it loads a document: the stored bytes are read the same way.
+        const shown = document ? document.getText() : Buffer.from(this.proposals.readFile(review.right)).toString('utf8').replace(/^\uFEFF/, '');
+        return reviewedText({ proposal: review.text, original: review.original, shown });
+    }
+
+    protected documentOf(review: Review): vscode.TextDocument | undefined {
+        return vscode.workspace.textDocuments.find(document => document.uri.toString() === review.right.toString());
+    }
+
+    /** The review of the given side, or of the active editor; a message when there is none. */
+    protected target(uri: vscode.Uri | undefined): Review | undefined {
+        const review = this.reviewOf(uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri);
+        if (!review) {
+            void vscode.window.showInformationMessage(vscode.l10n.t('The active editor shows no proposed change.'));
+        }
+        return review;
+    }
+
+    protected reviewOf(uri: vscode.Uri | undefined): Review | undefined {
+        if (!uri || (uri.scheme !== PROPOSAL_SCHEME && uri.scheme !== ORIGINAL_SCHEME)) {
+            return undefined;
+        }
+        return this.reviews.get(uri.path.split('/')[1]);
+    }
+
+    protected updateContext(): void {
+        const visible = !!this.reviewOf(vscode.window.activeTextEditor?.document.uri);
+        void vscode.commands.executeCommand('setContext', DIFF_VISIBLE_CONTEXT, visible);
+    }
+}
+

@@ -3,8 +3,12 @@
 # tests against the real Gemini CLI, Qwen Code and Claude Code clients and a real Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# chromium: browser tests; tmux: the real CLIs run in a pseudo-terminal; procps: the CLIs call ps.
-bash scripts/setup.sh chromium tmux procps git
+# chromium: browser tests; tmux: the real CLIs run in a pseudo-terminal; procps: the CLIs call ps;
+# the rest: code-server, which the VS Code extension's tests run (its native modules, its ripgrep).
+bash scripts/setup.sh chromium tmux procps git g++ make python3 pkg-config libkrb5-dev libxkbfile-dev ripgrep
+echo "Installing code-server for the VS Code extension's tests (cached across runs)"
+CODE_SERVER_HOME=$(bash scripts/install-code-server.sh)
+export CODE_SERVER_HOME
 
 echo "Linting (npm run lint)"
 lint_status=0

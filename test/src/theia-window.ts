@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { BrowserContext, Locator, Page } from 'playwright-core';
 import { launchBrowser, openTheiaWindow } from './browser';
+import { BrowserTerminal } from './browser-terminal';
 import { until } from './processes';
 import { Sandbox, updateTheiaSettings } from './sandbox';
 
@@ -14,8 +15,11 @@ export const DOC_IMAGES = path.resolve(__dirname, '..', '..', 'docs', 'images');
 /** Drives one Theia window the way a user does: keyboard, terminal, status bar. */
 export class TheiaWindow {
     protected terminals = 0;
+    protected readonly terminal: BrowserTerminal;
 
-    constructor(readonly page: Page, protected readonly scratchDir: string, protected readonly context?: BrowserContext) { }
+    constructor(readonly page: Page, protected readonly scratchDir: string, protected readonly context?: BrowserContext) {
+        this.terminal = new BrowserTerminal(page, scratchDir, '.terminal-container .xterm-helper-textarea', what => this.describeForFailure(what));
+    }
 
     /** A new window in its own browser profile; `beforeLoad` sees its page before the app loads. */
     static async open(sandbox: Sandbox, url: string, beforeLoad?: (page: Page) => void): Promise<TheiaWindow> {
@@ -57,30 +61,8 @@ export class TheiaWindow {
     }
 
     /** Types a command into the focused terminal and waits until the shell has run it. */
-    async run(command: string, timeoutMs = 30000): Promise<void> {
-        const marker = path.join(this.scratchDir, `done-${Date.now()}-${Math.random().toString(36).slice(2)}`);
-        if (!await this.terminalHasFocus()) {
-            await this.page.locator('.terminal-container .xterm-helper-textarea').last().focus();
-        }
-        // Keys typed before the shell's pty is attached can be lost; the commands used here are
-        // idempotent, so a command whose marker does not appear is typed again.
-        const attempts = 3;
-        for (let attempt = 1; ; attempt++) {
-            await this.page.keyboard.type(`${command}; echo $? > '${marker}'\n`);
-            try {
-                await until(() => fs.existsSync(marker) && fs.readFileSync(marker, 'utf8').trim() !== '', `the terminal to run: ${command}`, timeoutMs / attempts);
-                return;
-            } catch (error) {
-                if (attempt === attempts) {
-                    throw new Error(`${(error as Error).message}; ${await this.describeForFailure('terminal')}`);
-                }
-                if (!await this.terminalHasFocus()) {
-                    await this.page.locator('.terminal-container .xterm-helper-textarea').last().focus();
-                }
-                // Part of the line may have arrived (an open quote leaves the shell waiting): abandon it.
-                await this.page.keyboard.press('Control+c');
-            }
-        }
+    run(command: string, timeoutMs = 30000): Promise<void> {
+        return this.terminal.run(command, timeoutMs);
     }
 
     /** Opens a workspace file with Quick Open (Ctrl+P), as a user does, and waits for its editor. */
@@ -163,21 +145,12 @@ export class TheiaWindow {
     }
 
     protected terminalHasFocus(): Promise<boolean> {
-        return this.page.evaluate(() => !!document.activeElement?.classList.contains('xterm-helper-textarea'));
+        return this.terminal.hasFocus();
     }
 
     /** The environment of the focused terminal's shell, as a CLI started there would see it. */
-    async terminalEnvironment(cwd?: string): Promise<Record<string, string>> {
-        const file = path.join(this.scratchDir, `env-${Date.now()}-${Math.random().toString(36).slice(2)}.txt`);
-        await this.run(`${cwd ? `cd '${cwd}' && ` : ''}env -0 > '${file}'`);
-        const env: Record<string, string> = {};
-        for (const entry of fs.readFileSync(file, 'utf8').split('\0')) {
-            const eq = entry.indexOf('=');
-            if (eq > 0) {
-                env[entry.slice(0, eq)] = entry.slice(eq + 1);
-            }
-        }
-        return env;
+    terminalEnvironment(cwd?: string): Promise<Record<string, string>> {
+        return this.terminal.environment(cwd);
     }
 
     /**

@@ -1,0 +1,157 @@
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as path from 'path';
+import { expectedTransport, IN_CONTAINER } from './client-transport';
+import { CODE_SERVER_VERSION, CodeServer } from './code-server';
+import { CodeServerWindow } from './code-server-window';
+import { ContextArrival, IdeProbe } from './ide-probe';
+import { never, until } from './processes';
+import { createSandbox, createWorkspace, geminiDiscoveryDirectory, Sandbox } from './sandbox';
+
+const ORIGINAL = 'alpha\nbeta\ngamma\n';
+/** code-server's `vscode.env.appName`, which the discovery files name instead of TERM_PROGRAM's "vscode". */
+const CODE_SERVER_IDE = { name: 'code-server', displayName: 'code-server' };
+
+interface ActiveFile {
+    path: string;
+    isActive?: boolean;
+    cursor?: { line: number; character: number };
+    selectedText?: string;
+}
+
+/**
+ * The VS Code extension (.vsix) installed into a sandboxed code-server 4.100.3, driven in Chromium:
+ * the real Gemini CLI and Qwen Code IdeClients connect with the environment of one of its terminals,
+ * inside this container too (where the official companion's Gemini CLI dials host.docker.internal and
+ * never connects), the window streams its editor state, and proposals are reviewed in its diff editor.
+ */
+describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}`, function (): void {
+    this.timeout(300_000);
+    let sandbox: Sandbox;
+    let workspace: string;
+    let server: CodeServer;
+    let window: CodeServerWindow;
+    let env: Record<string, string>;
+    const probes: IdeProbe[] = [];
+    const windows: CodeServerWindow[] = [];
+    const probe = async (flavour: 'gemini' | 'qwen', environment: Record<string, string>) => {
+        const client = new IdeProbe(flavour, environment, workspace);
+        probes.push(client);
+        const report = await client.connected();
+        expect(report.status.status, `${flavour}: ${report.status.details}`).to.equal('connected');
+        return { client, report };
+    };
+    const openWindow = async () => {
+        const opened = await CodeServerWindow.open(sandbox, server.windowUrl(workspace));
+        windows.push(opened);
+        return opened;
+    };
+    const explain = async (error: Error) => {
+        throw new Error(`${error.message}\n${await window.describeForFailure('code-server')}\nextension log:\n${server.extensionLog().slice(-3000)}`);
+    };
+
+    before(async () => {
+        sandbox = createSandbox();
+        workspace = createWorkspace(sandbox, 'project', { 'notes.txt': ORIGINAL, 'other.txt': 'one\ntwo\n', 'new-dir/.keep': '' });
+        server = new CodeServer(sandbox, { 'security.workspace.trust.enabled': false });
+        await server.start();
+        window = await openWindow();
+        await window.openTerminal();
+        env = await window.terminalEnvironment(workspace);
+    });
+
+    after(async () => {
+        await Promise.all(probes.map(client => client.close()));
+        await Promise.all(windows.map(opened => opened.close()));
+        await server?.stop();
+        sandbox?.dispose();
+    });
+
+    it('serves every CLI from the window\'s extension host: private discovery files that name code-server, terminal variables that name this window', async () => {
+        const [host] = server.extensionHosts();
+        expect(host, 'the window\'s extension host').to.be.a('number');
+        const port = Number(env.GEMINI_CLI_IDE_SERVER_PORT);
+        expect(env).to.include({ QWEN_CODE_IDE_SERVER_PORT: String(port), GEMINI_CLI_IDE_PID: String(host), GEMINI_CLI_IDE_WORKSPACE_PATH: workspace });
+        expect(env.TERM_PROGRAM, 'code-server\'s own variable, which the discovery files make irrelevant').to.equal('vscode');
+        const geminiFile = path.join(geminiDiscoveryDirectory(sandbox), `gemini-ide-server-${host}-${port}.json`);
+        const qwenFile = path.join(sandbox.home, '.qwen', 'ide', `${port}.lock`);
+        const claudeFile = path.join(sandbox.home, '.claude', 'ide', `${env.CLAUDE_CODE_SSE_PORT}.lock`);
+        for (const file of [geminiFile, qwenFile, claudeFile]) {
+            expect(fs.statSync(file).mode & 0o777, file).to.equal(0o600);
+        }
+        const gemini = JSON.parse(fs.readFileSync(geminiFile, 'utf8'));
+        expect(gemini).to.deep.include({ port, workspacePath: workspace, ideInfo: CODE_SERVER_IDE });
+        expect(gemini.stdio.args[0], 'the relay bundled in the extension').to.match(/theia-cli-companion\.ai-cli-companion-0\.1\.0\/dist\/stdio-bridge\.js$/);
+        expect(JSON.parse(fs.readFileSync(qwenFile, 'utf8'))).to.deep.include({ ppid: host, ideName: 'code-server', ideInfo: CODE_SERVER_IDE });
+        expect(JSON.parse(fs.readFileSync(claudeFile, 'utf8'))).to.deep.include({ pid: host, ideName: 'code-server', workspaceFolders: [workspace], transport: 'ws' });
+        const secrets = [gemini.authToken, JSON.parse(fs.readFileSync(claudeFile, 'utf8')).authToken];
+        const logged = server.extensionLog() + server.log;
+        expect(logged).to.contain(`companion server on 127.0.0.1:${port}`);
+        secrets.forEach(secret => expect(logged, 'no secret in a log').not.to.contain(secret));
+        expect(Object.values(env).join('\n'), 'no secret in a terminal').not.to.contain(secrets[0]);
+    });
+
+    it('connects the real Gemini CLI and Qwen Code IdeClients from the terminal, over the stdio relay where Gemini CLI dials host.docker.internal', async () => {
+        for (const flavour of ['gemini', 'qwen'] as const) {
+            const { report } = await probe(flavour, env);
+            expect(report.ide, flavour).to.deep.equal(CODE_SERVER_IDE);
+            expect(report.diffing, `${flavour}: openDiff and closeDiff are listed`).to.equal(true);
+            expect(report.transport, `the transport ${flavour} takes ${IN_CONTAINER ? 'in' : 'outside'} a container`).to.equal(await expectedTransport(flavour, env));
+        }
+        await window.waitForStatus(/CLI: 2 connected/).catch(explain);
+    });
+
+    it('streams the active file, the cursor and the selection to a connected CLI', async () => {
+        const { client } = await probe('gemini', env);
+        const updates: ContextArrival[] = [];
+        client.watchContext(update => updates.push(update));
+        const file = path.join(workspace, 'notes.txt');
+        const active = (update: ContextArrival) => ((update.context as { workspaceState?: { openFiles?: ActiveFile[] } }).workspaceState?.openFiles ?? [])
+            .find(entry => entry.isActive);
+        await window.openFile('notes.txt');
+        await window.goTo(2, 3);
+        await until(() => updates.some(update => active(update)?.path === file && active(update)?.cursor?.line === 2 && active(update)?.cursor?.character === 3),
+            'the cursor at 2:3 in notes.txt', 20_000).catch(explain);
+        await window.page.keyboard.press('Shift+End');
+        await until(() => updates.some(update => active(update)?.selectedText === 'ta'), 'the selection "ta"', 20_000).catch(explain);
+        const trusted = updates.at(-1)!.context as { workspaceState?: { isTrusted?: boolean } };
+        expect(trusted.workspaceState?.isTrusted).to.equal(true);
+    });
+
+    it('opens a proposal in the diff editor: edited and accepted with Ctrl+S, the CLI gets exactly that text; a second one rejected with ✗', async () => {
+        const { client } = await probe('gemini', env);
+        const file = path.join(workspace, 'notes.txt');
+        // Mixed line endings: the accepted text keeps the proposal's where the user did not type.
+        client.openDiff(file, 'alpha\r\nBETA\ngamma\n');
+        await window.waitForDiff('notes.txt').catch(explain);
+        await window.appendToProposal('typed in code-server');
+        await window.page.keyboard.press('Control+s');
+        const accepted = await client.diffOutcome('diff', file);
+        expect(accepted.result).to.deep.equal({ status: 'accepted', content: 'alpha\r\nBETA\ngamma\ntyped in code-server' });
+        expect(fs.readFileSync(file, 'utf8'), 'the CLI writes the file, not the IDE').to.equal(ORIGINAL);
+        await until(async () => await window.diffCount() === 0, 'the diff to close', 10_000);
+
+        const created = path.join(workspace, 'new-dir', 'created.txt');
+        client.openDiff(created, 'a new file\n');
+        await window.waitForDiff('created.txt').catch(explain);
+        await window.clickTitleAction('Reject Diff');
+        expect((await client.diffOutcome('diff', created)).result).to.deep.equal({ status: 'rejected' });
+        expect(fs.existsSync(created)).to.equal(false);
+        await until(async () => await window.diffCount() === 0, 'the diff to close', 10_000);
+    });
+
+    it('two windows on one folder: each terminal\'s CLI reaches its own window, and a proposal opens only in the window it was sent to', async () => {
+        const second = await openWindow();
+        await second.openTerminal();
+        const secondEnv = await second.terminalEnvironment(workspace);
+        expect(secondEnv.GEMINI_CLI_IDE_SERVER_PORT, 'another server').not.to.equal(env.GEMINI_CLI_IDE_SERVER_PORT);
+        expect(server.extensionHosts()).to.have.length(2);
+        const { client } = await probe('gemini', secondEnv);
+        const file = path.join(workspace, 'other.txt');
+        client.openDiff(file, 'one\ntwo\nthree\n');
+        await second.waitForDiff('other.txt');
+        await never(async () => await window.diffCount() > 0 && 'the first window shows a diff', 'the proposal stays in the second window', 1500);
+        await second.clickTitleAction('Accept Diff');
+        expect((await client.diffOutcome('diff', file)).result).to.deep.equal({ status: 'accepted', content: 'one\ntwo\nthree\n' });
+    });
+});

@@ -4,9 +4,12 @@ import * as path from 'path';
 import { expectedTransport, IN_CONTAINER } from './client-transport';
 import { CODE_SERVER_VERSION, CodeServer } from './code-server';
 import { CodeServerWindow } from './code-server-window';
+import { CLAUDE_BIN, CLAUDE_INTERACTIVE_COMMAND, prepareClaudeCode } from './claude-code-setup';
 import { ContextArrival, IdeProbe } from './ide-probe';
+import { AnthropicRequest, MockAnthropicApi, MockAnthropicTurn } from './mock-anthropic-api';
 import { never, until } from './processes';
 import { createSandbox, createWorkspace, geminiDiscoveryDirectory, Sandbox } from './sandbox';
+import { TmuxTerminal } from './tmux-terminal';
 
 const ORIGINAL = 'alpha\nbeta\ngamma\n';
 /** code-server's `vscode.env.appName`, which the discovery files name instead of TERM_PROGRAM's "vscode". */
@@ -32,6 +35,10 @@ describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}`, function ():
     let server: CodeServer;
     let window: CodeServerWindow;
     let env: Record<string, string>;
+    let api: MockAnthropicApi;
+    let claude: TmuxTerminal | undefined;
+    /** What the model answers Claude Code's main conversation. */
+    let script: (request: AnthropicRequest) => MockAnthropicTurn = () => ({ text: 'OK.' });
     const probes: IdeProbe[] = [];
     const windows: CodeServerWindow[] = [];
     const probe = async (flavour: 'gemini' | 'qwen', environment: Record<string, string>) => {
@@ -52,8 +59,23 @@ describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}`, function ():
 
     before(async () => {
         sandbox = createSandbox();
-        workspace = createWorkspace(sandbox, 'project', { 'notes.txt': ORIGINAL, 'other.txt': 'one\ntwo\n', 'new-dir/.keep': '' });
-        server = new CodeServer(sandbox, { 'security.workspace.trust.enabled': false });
+        const markers = path.join(sandbox.root, 'markers');
+        workspace = createWorkspace(sandbox, 'project', {
+            'notes.txt': ORIGINAL, 'other.txt': 'one\ntwo\n', 'claude.txt': 'first\nsecond\n', 'new-dir/.keep': '',
+            // A cloned repository that tries to choose what "Run Gemini CLI" executes.
+            '.vscode/settings.json': JSON.stringify({ 'aiCliCompanion.gemini.command': path.join(markers, 'from-workspace.sh') })
+        });
+        fs.mkdirSync(markers);
+        for (const who of ['user', 'workspace']) {
+            fs.writeFileSync(path.join(markers, `from-${who}.sh`), `#!/bin/sh\necho "$@" > '${path.join(markers, who)}'\n`, { mode: 0o755 });
+        }
+        api = new MockAnthropicApi(request => MockAnthropicApi.isMainConversation(request) ? script(request) : MockAnthropicApi.sideAnswer(request));
+        prepareClaudeCode(sandbox, await api.start(), workspace);
+        server = new CodeServer(sandbox, {
+            'security.workspace.trust.enabled': false,
+            'aiCliCompanion.gemini.command': path.join(markers, 'from-user.sh'),
+            'aiCliCompanion.gemini.args': ['--from', 'user settings']
+        });
         await server.start();
         window = await openWindow();
         await window.openTerminal();
@@ -61,6 +83,8 @@ describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}`, function ():
     });
 
     after(async () => {
+        claude?.kill();
+        await api?.stop();
         await Promise.all(probes.map(client => client.close()));
         await Promise.all(windows.map(opened => opened.close()));
         await server?.stop();
@@ -153,5 +177,53 @@ describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}`, function ():
         await never(async () => await window.diffCount() > 0 && 'the first window shows a diff', 'the proposal stays in the second window', 1500);
         await second.clickTitleAction('Accept Diff');
         expect((await client.diffOutcome('diff', file)).result).to.deep.equal({ status: 'accepted', content: 'one\ntwo\nthree\n' });
+    });
+
+    it('runs "Run Gemini CLI" with the command of the user\'s settings, never the one a workspace sets', async () => {
+        const markers = path.join(sandbox.root, 'markers');
+        await window.runCommand('AI CLI Companion: Run Gemini CLI');
+        await until(() => fs.existsSync(path.join(markers, 'user')), 'the user\'s command to run in a new terminal', 30_000).catch(explain);
+        expect(fs.readFileSync(path.join(markers, 'user'), 'utf8')).to.equal('--from user settings\n');
+        expect(fs.existsSync(path.join(markers, 'workspace')), 'the workspace\'s command').to.equal(false);
+    });
+
+    it('shows the official companion\'s container failure side by side: its discovery file (no stdio relay) leaves Gemini CLI disconnected here', async () => {
+        // The file as the official Gemini CLI companion writes it for this window: same port and token, no `stdio`, no writer.
+        const ours = JSON.parse(fs.readFileSync(path.join(geminiDiscoveryDirectory(sandbox),
+            `gemini-ide-server-${env.GEMINI_CLI_IDE_PID}-${env.GEMINI_CLI_IDE_SERVER_PORT}.json`), 'utf8'));
+        const officialTmp = path.join(sandbox.root, 'official-tmp');
+        fs.mkdirSync(path.join(officialTmp, 'gemini', 'ide'), { recursive: true, mode: 0o700 });
+        fs.writeFileSync(path.join(officialTmp, 'gemini', 'ide', `gemini-ide-server-${env.GEMINI_CLI_IDE_PID}-${env.GEMINI_CLI_IDE_SERVER_PORT}.json`),
+            JSON.stringify({ port: ours.port, workspacePath: ours.workspacePath, authToken: ours.authToken, ideInfo: { name: 'vscode', displayName: 'VS Code' } }),
+            { mode: 0o600 });
+        const client = new IdeProbe('gemini', { ...env, TMPDIR: officialTmp }, workspace);
+        probes.push(client);
+        const report = await client.connected();
+        // Inside a container the CLI dials host.docker.internal, which does not reach the window's 127.0.0.1 (gemini-cli #13627, #16540).
+        expect(report.status.status, report.status.details).to.equal(IN_CONTAINER && await expectedTransport('gemini', env) === 'stdio' ? 'disconnected' : 'connected');
+    });
+
+    it('connects the real claude binary from the terminal, which proposes an Edit in the diff editor; accepted with an edit, claude writes that text', async () => {
+        const file = path.join(workspace, 'claude.txt');
+        const [firstHost] = server.extensionHosts();
+        const claudeEnv = await window.terminalEnvironment(workspace);
+        expect(JSON.parse(fs.readFileSync(path.join(sandbox.home, '.claude', 'ide', `${claudeEnv.CLAUDE_CODE_SSE_PORT}.lock`), 'utf8')).pid).to.equal(firstHost);
+        const sessionsBefore = Number(/CLI: (\d+) connected/.exec(await window.statusText())?.[1] ?? 0);
+        claude = new TmuxTerminal(sandbox.root, 'claude-code-server');
+        // A login shell resets PATH from /etc/profile: start the installed binary by its path.
+        claude.start([CLAUDE_BIN, ...CLAUDE_INTERACTIVE_COMMAND.slice(1)], claudeEnv, workspace);
+        const explainClaude = async (error: Error) => explain(new Error(`${error.message}\nclaude's screen:\n${claude!.screen()}`));
+        await window.waitForStatus(new RegExp(`CLI: ${sessionsBefore + 1} connected`), 90_000).catch(explainClaude);
+
+        script = request => MockAnthropicApi.lastToolResult(request)
+            ? { text: 'The line is added.' }
+            : { toolUse: { name: 'Edit', input: { file_path: file, old_string: 'second\n', new_string: 'second\nthird\n' } } };
+        await claude.submit('Add a third line');
+        await window.waitForDiff('claude.txt', 60_000).catch(explainClaude);
+        await window.appendToProposal('typed in code-server');
+        await window.clickTitleAction('Accept Diff');
+        await until(() => fs.readFileSync(file, 'utf8') === 'first\nsecond\nthird\ntyped in code-server', 'claude to write the accepted text', 60_000, 250)
+            .catch(explainClaude);
+        await claude.waitFor(/The line is added\./, 'the model\'s answer after the edit', 30_000);
     });
 });

@@ -89,7 +89,10 @@ export async function packAllPackages(): Promise<string[]> {
     const destination = path.join(COMPAT_ROOT, 'tarballs');
     fs.rmSync(destination, { recursive: true, force: true });
     fs.mkdirSync(destination, { recursive: true });
-    const workspaces = fs.readdirSync(path.join(REPO_ROOT, 'packages')).flatMap(name => ['--workspace', `packages/${name}`]);
+    // Private packages are not published to npm (the VS Code extension ships as a .vsix).
+    const workspaces = fs.readdirSync(path.join(REPO_ROOT, 'packages'))
+        .filter(name => !JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'packages', name, 'package.json'), 'utf8')).private)
+        .flatMap(name => ['--workspace', `packages/${name}`]);
     const output = await runToEnd('npm', ['pack', ...workspaces, '--pack-destination', destination, '--json', '--loglevel=error'],
         REPO_ROOT, { ...process.env, npm_config_update_notifier: 'false' }, 10 * 60_000);
     const packed: { filename: string }[] = JSON.parse(output.slice(output.indexOf('[')));

@@ -194,7 +194,7 @@ describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}`, function ():
         const officialTmp = path.join(sandbox.root, 'official-tmp');
         fs.mkdirSync(path.join(officialTmp, 'gemini', 'ide'), { recursive: true, mode: 0o700 });
         fs.writeFileSync(path.join(officialTmp, 'gemini', 'ide', `gemini-ide-server-${env.GEMINI_CLI_IDE_PID}-${env.GEMINI_CLI_IDE_SERVER_PORT}.json`),
-            JSON.stringify({ port: ours.port, workspacePath: ours.workspacePath, authToken: ours.authToken, ideInfo: { name: 'vscode', displayName: 'VS Code' } }),
+            JSON.stringify({ port: ours.port, workspacePath: ours.workspacePath, authToken: ours.authToken }),
             { mode: 0o600 });
         const client = new IdeProbe('gemini', { ...env, TMPDIR: officialTmp }, workspace);
         probes.push(client);

@@ -27,6 +27,15 @@ const THEIA_PACKAGES = [
     'preferences', 'messages', 'process', 'ai-core', 'ai-chat', 'ai-chat-ui'
 ];
 
+/**
+ * What users of the Theia IDE product have: VS Code extensions run in Theia's plugin host, and Theia
+ * extensions need a rebuild of the app. The app of the plugin-host test has no extension of ours.
+ */
+const PLUGIN_HOST_PACKAGES = [
+    'core', 'editor', 'monaco', 'filesystem', 'workspace', 'terminal', 'task', 'navigator', 'markers', 'output',
+    'preferences', 'messages', 'process', 'plugin-ext', 'plugin-ext-vscode'
+];
+
 /** How npm and the build run: their caches, HOME and temporary files under {@link COMPAT_ROOT}, none in the user's home. */
 function buildEnvironment(): NodeJS.ProcessEnv {
     const home = path.join(COMPAT_ROOT, 'home');
@@ -116,12 +125,16 @@ export class CompatApp {
         return path.join(this.dir, 'node_modules', '@theia-cli-companion', packageName, relative);
     }
 
-    static async prepare(theiaVersion: string, tarballs: readonly string[]): Promise<CompatApp> {
-        const manifest = CompatApp.manifest(theiaVersion, tarballs);
+    /**
+     * The app at `theiaVersion` with `tarballs` installed; with `pluginHost`, instead, the app of the
+     * Theia IDE product's users: Theia's VS Code plugin host and no package of ours.
+     */
+    static async prepare(theiaVersion: string, tarballs: readonly string[], options: { pluginHost?: boolean } = {}): Promise<CompatApp> {
+        const manifest = options.pluginHost ? CompatApp.pluginHostManifest(theiaVersion) : CompatApp.manifest(theiaVersion, tarballs);
         const key = createHash('sha256').update(JSON.stringify(manifest));
         tarballs.forEach(tarball => key.update(fs.readFileSync(tarball)));
         const digest = key.digest('hex');
-        const app = new CompatApp(path.join(COMPAT_ROOT, `theia-${theiaVersion}`), theiaVersion);
+        const app = new CompatApp(path.join(COMPAT_ROOT, `theia-${theiaVersion}${options.pluginHost ? '-plugin-host' : ''}`), theiaVersion);
         const marker = path.join(app.dir, 'built-from.txt');
         if (fs.existsSync(marker) && fs.readFileSync(marker, 'utf8') === digest && fs.existsSync(app.backendMain)) {
             return app;
@@ -154,6 +167,20 @@ export class CompatApp {
                 ...Object.fromEntries(THEIA_PACKAGES.map(name => [`@theia/${name}`, theiaVersion])),
                 ...ours
             },
+            devDependencies: { '@theia/cli': theiaVersion }
+        };
+    }
+
+    protected static pluginHostManifest(theiaVersion: string): object {
+        return {
+            private: true,
+            name: `plugin-host-theia-${theiaVersion.replace(/\./g, '-')}`,
+            version: '0.0.0',
+            theia: {
+                target: 'browser',
+                frontend: { config: { applicationName: 'Eclipse Theia' } }
+            },
+            dependencies: Object.fromEntries(PLUGIN_HOST_PACKAGES.map(name => [`@theia/${name}`, theiaVersion])),
             devDependencies: { '@theia/cli': theiaVersion }
         };
     }

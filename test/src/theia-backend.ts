@@ -15,10 +15,11 @@ export class TheiaBackend {
 
     /**
      * `main`: another app's backend entry (the benchmarks' baseline app); browser-app's by default.
-     * `nodeArgs`: options for Node itself, before the entry (a heap limit, say).
+     * `nodeArgs`: options for Node itself, before the entry (a heap limit, say); `appArgs`: options for
+     * the app, after it (`--plugins=…`).
      */
     constructor(protected readonly sandbox: Sandbox, protected readonly workspace?: string, protected readonly main = BACKEND_MAIN,
-        protected readonly nodeArgs: string[] = []) { }
+        protected readonly nodeArgs: string[] = [], protected readonly appArgs: string[] = []) { }
 
     get pid(): number {
         return this.process!.pid!;
@@ -29,7 +30,7 @@ export class TheiaBackend {
     }
 
     async start(): Promise<string> {
-        const args = [...this.nodeArgs, this.main, ...(this.workspace ? [this.workspace] : []), '--hostname', '127.0.0.1', '--port', '0'];
+        const args = [...this.nodeArgs, this.main, ...(this.workspace ? [this.workspace] : []), '--hostname', '127.0.0.1', '--port', '0', ...this.appArgs];
         const child = spawn(process.execPath, args, { cwd: this.sandbox.root, env: this.sandbox.env, stdio: ['ignore', 'pipe', 'pipe'] });
         this.process = child;
         trackProcess(child.pid!);

@@ -125,6 +125,14 @@ export class CodeServerWindow {
         await this.page.keyboard.type(text);
     }
 
+    /** Closes the active editor with Ctrl+W, as a user does. */
+    async closeActiveEditor(): Promise<void> {
+        const tabs = this.page.locator('.editor-group-container.active .tab');
+        const before = await tabs.count();
+        await this.page.keyboard.press('Control+w');
+        await until(async () => await tabs.count() < before, 'the editor to close', 10000);
+    }
+
     /** Clicks one of the diff's title bar actions (✓ Accept Diff, ✗ Reject Diff). */
     async clickTitleAction(label: string): Promise<void> {
         await this.page.locator(`.editor-group-container.active .editor-actions .action-label[aria-label^="${label}"]`).first().click();

@@ -7,6 +7,7 @@ import { CodeServerWindow } from './code-server-window';
 import { CLAUDE_BIN, CLAUDE_INTERACTIVE_COMMAND, prepareClaudeCode } from './claude-code-setup';
 import { ContextArrival, IdeProbe } from './ide-probe';
 import { AnthropicRequest, MockAnthropicApi, MockAnthropicTurn } from './mock-anthropic-api';
+import { officialGeminiDiscovery } from './official-companion';
 import { never, until } from './processes';
 import { createSandbox, createWorkspace, geminiDiscoveryDirectory, Sandbox } from './sandbox';
 import { TmuxTerminal } from './tmux-terminal';
@@ -164,6 +165,26 @@ describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}`, function ():
         await until(async () => await window.diffCount() === 0, 'the diff to close', 10_000);
     });
 
+    it('leaves an edited proposal undecided through auto-save (on by default here) and a closed tab; Review Pending Diffs brings it back, ✗ rejects it', async () => {
+        // code-server, a web build of VS Code, auto-saves by default (after 1 s): saving must never accept.
+        const { client } = await probe('gemini', env);
+        const file = path.join(workspace, 'other.txt');
+        client.openDiff(file, 'one\ntwo\nproposed\n');
+        await window.waitForDiff('other.txt').catch(explain);
+        await window.appendToProposal('typed, then auto-saved');
+        await until(() => /Proposal \S+ for \S+other\.txt saved in the window: still waiting/.test(server.extensionLog()), 'auto-save to save the proposal', 15_000)
+            .catch(explain);
+        await window.closeActiveEditor();
+        await window.waitForStatus(/CLI: 1 to review/).catch(explain);
+        expect(client.peekDiffOutcome('diff', file), 'no answer yet').to.equal(undefined);
+        await window.runCommand('AI CLI Companion: Review Pending Diffs');
+        await window.waitForDiff('other.txt').catch(explain);
+        await window.clickTitleAction('Reject Diff');
+        expect((await client.diffOutcome('diff', file)).result).to.deep.equal({ status: 'rejected' });
+        expect(fs.readFileSync(file, 'utf8')).to.equal('one\ntwo\n');
+        await window.waitForStatus(/CLI: \d+ connected/);
+    });
+
     it('two windows on one folder: each terminal\'s CLI reaches its own window, and a proposal opens only in the window it was sent to', async () => {
         const second = await openWindow();
         await second.openTerminal();
@@ -188,15 +209,8 @@ describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}`, function ():
     });
 
     it('shows the official companion\'s container failure side by side: its discovery file (no stdio relay) leaves Gemini CLI disconnected here', async () => {
-        // The file as the official Gemini CLI companion writes it for this window: same port and token, no `stdio`, no writer.
-        const ours = JSON.parse(fs.readFileSync(path.join(geminiDiscoveryDirectory(sandbox),
-            `gemini-ide-server-${env.GEMINI_CLI_IDE_PID}-${env.GEMINI_CLI_IDE_SERVER_PORT}.json`), 'utf8'));
-        const officialTmp = path.join(sandbox.root, 'official-tmp');
-        fs.mkdirSync(path.join(officialTmp, 'gemini', 'ide'), { recursive: true, mode: 0o700 });
-        fs.writeFileSync(path.join(officialTmp, 'gemini', 'ide', `gemini-ide-server-${env.GEMINI_CLI_IDE_PID}-${env.GEMINI_CLI_IDE_SERVER_PORT}.json`),
-            JSON.stringify({ port: ours.port, workspacePath: ours.workspacePath, authToken: ours.authToken }),
-            { mode: 0o600 });
-        const client = new IdeProbe('gemini', { ...env, TMPDIR: officialTmp }, workspace);
+        // In code-server its terminals' TERM_PROGRAM=vscode names the IDE: only the missing relay differs from ours.
+        const client = new IdeProbe('gemini', officialGeminiDiscovery(sandbox, env), workspace);
         probes.push(client);
         const report = await client.connected();
         // Inside a container the CLI dials host.docker.internal, which does not reach the window's 127.0.0.1 (gemini-cli #13627, #16540).

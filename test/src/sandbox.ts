@@ -79,7 +79,11 @@ export function createWorkspace(sandbox: Sandbox, name: string, files: Record<st
 
 /** Changes the user's Theia settings the way a user editing settings.json does; a running app picks them up. */
 export function updateTheiaSettings(sandbox: Sandbox, changes: Record<string, unknown>): void {
-    const file = path.join(sandbox.theiaConfig, 'settings.json');
+    updateSettingsFile(path.join(sandbox.theiaConfig, 'settings.json'), changes);
+}
+
+/** Changes a settings.json as a user editing it does: each key set, or removed when its value is undefined. */
+export function updateSettingsFile(file: string, changes: Record<string, unknown>): void {
     const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
     for (const [key, value] of Object.entries(changes)) {
         if (value === undefined) {

@@ -6,6 +6,7 @@ import { expectedTransport } from './client-transport';
 import { VSIX } from './code-server';
 import { CompatApp, THEIA_SUPPORT } from './compat-app';
 import { IdeProbe } from './ide-probe';
+import { officialGeminiDiscovery } from './official-companion';
 import { descendantsOf, until } from './processes';
 import { createSandbox, createWorkspace, geminiDiscoveryDirectory, Sandbox } from './sandbox';
 import { TheiaBackend } from './theia-backend';
@@ -76,14 +77,8 @@ describe(`VS Code extension in Theia ${THEIA}'s plugin host`, function (): void 
     });
 
     it('shows the official companion\'s failure side by side: a discovery file without ideInfo is "not supported" in the same terminal', async () => {
-        const ours = JSON.parse(fs.readFileSync(path.join(geminiDiscoveryDirectory(sandbox),
-            `gemini-ide-server-${env.GEMINI_CLI_IDE_PID}-${env.GEMINI_CLI_IDE_SERVER_PORT}.json`), 'utf8'));
-        const officialTmp = path.join(sandbox.root, 'official-tmp');
-        fs.mkdirSync(path.join(officialTmp, 'gemini', 'ide'), { recursive: true, mode: 0o700 });
-        // As the official companion writes it: port, folders and token; the IDE left to TERM_PROGRAM.
-        fs.writeFileSync(path.join(officialTmp, 'gemini', 'ide', `gemini-ide-server-${env.GEMINI_CLI_IDE_PID}-${env.GEMINI_CLI_IDE_SERVER_PORT}.json`),
-            JSON.stringify({ port: ours.port, workspacePath: ours.workspacePath, authToken: ours.authToken, stdio: ours.stdio }), { mode: 0o600 });
-        const probe = new IdeProbe('gemini', { ...env, TMPDIR: officialTmp }, workspace);
+        // Its relay kept: only the missing ideInfo differs from ours.
+        const probe = new IdeProbe('gemini', officialGeminiDiscovery(sandbox, env, ['stdio']), workspace);
         probes.push(probe);
         const report = await probe.connected();
         expect(report.ide, 'no IDE detected').to.equal(null);

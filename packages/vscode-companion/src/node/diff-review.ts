@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { DiffOutcome, DiffProposal, fromRpcText, reviewedText, toRpcText } from '@theia-cli-companion/ide-companion-server/lib/common';
-import { FileUri } from '@theia-cli-companion/ide-companion-server/lib/node';
+import { CompanionLogger, FileUri } from '@theia-cli-companion/ide-companion-server/lib/node';
 import { PROPOSAL_SCHEME, ProposalFileSystem } from './proposal-file-system';
 
 /** The left side of a review: the file as it was when the proposal came, read-only. */
@@ -38,8 +38,14 @@ export class DiffReview implements vscode.TextDocumentContentProvider, vscode.Di
     readonly onDidChangePending = this.onDidChangePendingEmitter.event;
     protected readonly toDispose: vscode.Disposable[] = [];
 
-    constructor(protected readonly resolve: ReviewResolver) {
+    constructor(protected readonly resolve: ReviewResolver, protected readonly logger: CompanionLogger) {
         this.toDispose.push(
+            this.proposals.onDidSave(uri => {
+                const review = this.reviewOf(uri);
+                if (review) {
+                    this.logger.info(`Proposal ${review.proposal.id} for ${FileUri.fsPath(review.proposal.fileUri)} saved in the window: still waiting for Accept or Reject`);
+                }
+            }),
             vscode.workspace.registerFileSystemProvider(PROPOSAL_SCHEME, this.proposals, { isCaseSensitive: true }),
             vscode.workspace.registerTextDocumentContentProvider(ORIGINAL_SCHEME, this),
             vscode.window.onDidChangeActiveTextEditor(() => this.updateContext()),

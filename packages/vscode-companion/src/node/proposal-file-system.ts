@@ -13,6 +13,9 @@ export class ProposalFileSystem implements vscode.FileSystemProvider {
     protected readonly files = new Map<string, { content: Uint8Array; ctime: number; mtime: number }>();
     protected readonly onDidChangeFileEmitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
     readonly onDidChangeFile = this.onDidChangeFileEmitter.event;
+    protected readonly onDidSaveEmitter = new vscode.EventEmitter<vscode.Uri>();
+    /** The user (or auto-save) saved a proposal's document: only this copy changed. */
+    readonly onDidSave = this.onDidSaveEmitter.event;
 
     /** Creates or replaces a proposal's document. */
     set(uri: vscode.Uri, content: Uint8Array): void {
@@ -61,6 +64,7 @@ export class ProposalFileSystem implements vscode.FileSystemProvider {
         file.content = content;
         file.mtime = Date.now();
         this.onDidChangeFileEmitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+        this.onDidSaveEmitter.fire(uri);
     }
 
     delete(uri: vscode.Uri): void {
@@ -74,6 +78,7 @@ export class ProposalFileSystem implements vscode.FileSystemProvider {
     dispose(): void {
         this.files.clear();
         this.onDidChangeFileEmitter.dispose();
+        this.onDidSaveEmitter.dispose();
     }
 
     protected lookup(uri: vscode.Uri): { content: Uint8Array; ctime: number; mtime: number } {

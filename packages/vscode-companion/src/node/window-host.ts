@@ -34,7 +34,7 @@ export class WindowHost implements vscode.Disposable {
         protected readonly statusBar: CompanionStatusBar,
         protected readonly bridgeScript: string
     ) {
-        this.diffs = new DiffReview((id, outcome) => this.requireCompanion().diffs.resolve(id, outcome));
+        this.diffs = new DiffReview((id, outcome) => this.requireCompanion().diffs.resolve(id, outcome), logger);
         this.toDispose.push(this.diffs,
             this.diffs.onDidChangePending(pending => this.statusBar.update(this.companion?.status, pending)),
             vscode.workspace.onDidChangeWorkspaceFolders(() => this.run(async companion => companion.setRoots(this.roots))),

@@ -133,6 +133,14 @@ export class CodeServerWindow {
         await until(async () => await tabs.count() < before, 'the editor to close', 10000);
     }
 
+    /** Answers the modal dialog in front of the workbench with the button that reads `label`. */
+    async answerDialog(label: string | RegExp, timeoutMs = 30000): Promise<void> {
+        const button = this.page.locator('.monaco-dialog-box .dialog-buttons .monaco-button', { hasText: label }).first();
+        await button.waitFor({ timeout: timeoutMs });
+        await button.click();
+        await button.waitFor({ state: 'detached', timeout: 10000 });
+    }
+
     /** Clicks one of the diff's title bar actions (✓ Accept Diff, ✗ Reject Diff). */
     async clickTitleAction(label: string): Promise<void> {
         await this.page.locator(`.editor-group-container.active .editor-actions .action-label[aria-label^="${label}"]`).first().click();

@@ -241,3 +241,60 @@ describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}`, function ():
         await claude.waitFor(/The line is added\./, 'the model\'s answer after the edit', 30_000);
     });
 });
+
+/**
+ * The same extension in a folder the user does not trust (code-server's default: workspace trust on,
+ * the user answers "No" at the start): the CLIs are still served and told the folder is not trusted,
+ * and "Run Gemini CLI" asks before it starts anything.
+ */
+describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}, in a folder the user does not trust`, function (): void {
+    this.timeout(300_000);
+    let sandbox: Sandbox;
+    let workspace: string;
+    let server: CodeServer;
+    let window: CodeServerWindow;
+    let client: IdeProbe | undefined;
+    let marker: string;
+
+    before(async () => {
+        sandbox = createSandbox();
+        workspace = createWorkspace(sandbox, 'cloned', { 'README.md': '# cloned\n' });
+        marker = path.join(sandbox.root, 'ran');
+        const command = path.join(sandbox.root, 'gemini-stand-in.sh');
+        fs.writeFileSync(command, `#!/bin/sh\ntouch '${marker}'\n`, { mode: 0o755 });
+        server = new CodeServer(sandbox, { 'aiCliCompanion.gemini.command': command });
+        await server.start();
+        window = await CodeServerWindow.open(sandbox, server.windowUrl(workspace));
+        await window.answerDialog(/No, I don.t trust/);
+    });
+
+    after(async () => {
+        await client?.close();
+        await window?.close();
+        await server?.stop();
+        sandbox?.dispose();
+    });
+
+    it('serves the CLIs in Restricted Mode and tells them the folder is not trusted', async () => {
+        await window.openTerminal();
+        const env = await window.terminalEnvironment(workspace);
+        client = new IdeProbe('gemini', env, workspace);
+        const updates: ContextArrival[] = [];
+        client.watchContext(update => updates.push(update));
+        const report = await client.connected();
+        expect(report.status.status, report.status.details).to.equal('connected');
+        await window.openFile('README.md');
+        await until(() => updates.some(update => (update.context as { workspaceState?: { isTrusted?: boolean } }).workspaceState?.isTrusted === false),
+            'a context update with isTrusted false', 20_000);
+    });
+
+    it('asks before "Run Gemini CLI" starts anything: Cancel runs nothing, Run Anyway runs the user\'s command', async () => {
+        await window.runCommand('AI CLI Companion: Run Gemini CLI');
+        await window.answerDialog('Cancel');
+        await never(() => fs.existsSync(marker) && 'the command ran', 'nothing runs after Cancel', 2000);
+        await window.runCommand('AI CLI Companion: Run Gemini CLI');
+        await window.answerDialog('Run Anyway');
+        await until(() => fs.existsSync(marker), 'the user\'s command to run', 30_000);
+    });
+});
+

@@ -133,6 +133,21 @@ export class CodeServerWindow {
         await until(async () => await tabs.count() < before, 'the editor to close', 10000);
     }
 
+    /** Flips a boolean setting (the search's first result) in the Settings editor, as a user does; the editor is closed again. */
+    async toggleSetting(id: string): Promise<void> {
+        await this.runCommand('Preferences: Open User Settings');
+        const editor = this.page.locator('.settings-editor');
+        await editor.waitFor();
+        await this.page.locator('.settings-editor .suggest-input-container .monaco-editor textarea').focus();
+        await this.page.keyboard.type(id);
+        // The search is fuzzy: the exact match comes first.
+        const item = this.page.locator('.settings-editor .setting-item-contents').first();
+        await until(async () => (await this.page.locator('.settings-editor .settings-count-widget').innerText().catch(() => '')).includes('Found'),
+            `the search for ${id}`, 10000);
+        await item.locator('.setting-value-checkbox').click();
+        await this.closeActiveEditor();
+    }
+
     /** Answers the modal dialog in front of the workbench with the button that reads `label`. */
     async answerDialog(label: string | RegExp, timeoutMs = 30000): Promise<void> {
         const button = this.page.locator('.monaco-dialog-box .dialog-buttons .monaco-button', { hasText: label }).first();

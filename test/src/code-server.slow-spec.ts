@@ -240,6 +240,34 @@ describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}`, function ():
             .catch(explainClaude);
         await claude.waitFor(/The line is added\./, 'the model\'s answer after the edit', 30_000);
     });
+
+    it('stops when the user turns it off: every discovery file goes, the status bar says so; back on, a new server', async () => {
+        const files = () => [
+            path.join(geminiDiscoveryDirectory(sandbox), `gemini-ide-server-${env.GEMINI_CLI_IDE_PID}-${env.GEMINI_CLI_IDE_SERVER_PORT}.json`),
+            path.join(sandbox.home, '.qwen', 'ide', `${env.QWEN_CODE_IDE_SERVER_PORT}.lock`),
+            path.join(sandbox.home, '.claude', 'ide', `${env.CLAUDE_CODE_SSE_PORT}.lock`)
+        ].filter(file => fs.existsSync(file));
+        expect(files()).to.have.length(3);
+        await window.toggleSetting('aiCliCompanion.enabled');
+        await window.waitForStatus(/CLI Companion: off/).catch(explain);
+        await until(() => files().length === 0, 'the window\'s discovery files to go', 10_000);
+        await window.toggleSetting('aiCliCompanion.enabled');
+        await window.waitForStatus(/CLI: 0 connected/).catch(explain);
+        const host = server.extensionHosts()[0];
+        await until(() => fs.readdirSync(geminiDiscoveryDirectory(sandbox)).some(name => name.startsWith(`gemini-ide-server-${host}-`)), 'a new discovery file', 10_000);
+    });
+
+    it('removes the files of a window whose extension host was killed when the next window starts, and no one else\'s', async () => {
+        const [killed, survivor] = server.extensionHosts();
+        const filesOf = (pid: number) => fs.readdirSync(geminiDiscoveryDirectory(sandbox)).filter(name => name.startsWith(`gemini-ide-server-${pid}-`));
+        expect(filesOf(killed)).to.have.length(1);
+        process.kill(killed, 'SIGKILL');
+        await until(() => !server.extensionHosts().includes(killed), 'the extension host to end', 10_000);
+        expect(filesOf(killed), 'SIGKILL leaves them behind').to.have.length(1);
+        await openWindow();
+        await until(() => filesOf(killed).length === 0, 'the stale file to go', 30_000).catch(explain);
+        expect(filesOf(survivor), 'the live window keeps its file').to.have.length(1);
+    });
 });
 
 /**

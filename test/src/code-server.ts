@@ -106,21 +106,20 @@ export class CodeServer {
 
     async stop(): Promise<void> {
         const pid = this.child?.pid;
-        if (!pid || !isAlive(pid)) {
+        if (!pid) {
             return;
         }
-        // Collected first: the pty host and the file watcher outlive the main process.
-        const tree = [pid, ...descendantsOf(pid)];
-        process.kill(pid, 'SIGTERM');
-        if (!await waitForExit(pid, 10000)) {
-            process.kill(pid, 'SIGKILL');
-        }
-        for (const member of [...tree, ...tree.flatMap(descendantsOf)]) {
-            try {
-                process.kill(member, 'SIGKILL');
-            } catch {
-                // Already gone.
+        // All at once and by PID, children included: a process that outlives its parent (the pty host,
+        // the file watcher, a language server) is no longer found below it.
+        while (isAlive(pid) && !await waitForExit(pid, 0)) {
+            for (const member of [...descendantsOf(pid), pid]) {
+                try {
+                    process.kill(member, 'SIGKILL');
+                } catch {
+                    // Already gone.
+                }
             }
+            await waitForExit(pid, 5000);
         }
     }
 }

@@ -53,12 +53,18 @@ export class AcpChat {
         // Focus rather than click: a "Chat request failed" toast may lie over the input.
         await input.locator('.native-edit-context, textarea').first().focus();
         await this.page.keyboard.type(prompt);
-        if (mentionsAgent && await this.page.locator(`${CHAT} .suggest-widget.visible`).count()) {
-            // The @-completion list would take the Enter.
-            await this.page.keyboard.press('Escape');
+        if (mentionsAgent) {
+            // The @/# completion list may open only after a check that it is closed, and an Enter in the input
+            // would then pick from it instead of sending. Enter on the focused Send button is never taken by it
+            // (and, unlike a click, no notification toast lying over the button takes it either).
+            const sendButton = this.page.locator(`${CHAT} .theia-ChatInputOptions-right [role="button"]:has(.codicon-send)`);
+            await sendButton.focus();
+            this.lastSentAt = performance.timeOrigin + performance.now();
+            await sendButton.press('Enter');
+        } else {
+            this.lastSentAt = performance.timeOrigin + performance.now();
+            await this.page.keyboard.press('Enter');
         }
-        this.lastSentAt = performance.timeOrigin + performance.now();
-        await this.page.keyboard.press('Enter');
         const row = await this.page.waitForFunction(({ responses, after }) => {
             const rows = [...document.querySelectorAll(responses)].map(node => Number(node.closest('[data-index]')?.getAttribute('data-index') ?? NaN));
             if (rows.some(Number.isNaN)) {

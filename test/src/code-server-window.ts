@@ -125,6 +125,26 @@ export class CodeServerWindow {
         await this.page.keyboard.type(text);
     }
 
+    /** The changes the diff editor shows, as its gutter lists them (one item per change). */
+    changeCount(): Promise<number> {
+        return this.page.locator(`${DIFF_EDITOR} .gutterItem`).count();
+    }
+
+    /** Reverts one change of the proposal with the arrow the diff's gutter shows when the change is hovered. */
+    async revertChange(index: number): Promise<void> {
+        const before = await this.changeCount();
+        const item = this.page.locator(`${DIFF_EDITOR} .gutterItem`).nth(index);
+        await item.hover();
+        await item.locator('.action-label.codicon-arrow-right').click();
+        await until(async () => await this.changeCount() < before, 'the change to be reverted', 10000);
+    }
+
+    /** Saves the proposal (the diff's right side) with Ctrl+S: our keybinding there accepts it. */
+    async saveProposal(): Promise<void> {
+        await this.page.locator(`${DIFF_EDITOR} .editor.modified .view-lines`).click();
+        await this.page.keyboard.press('Control+s');
+    }
+
     /** Closes the active editor with Ctrl+W, as a user does. */
     async closeActiveEditor(): Promise<void> {
         const tabs = this.page.locator('.editor-group-container.active .tab');

@@ -13,6 +13,7 @@ import { createSandbox, createWorkspace, geminiDiscoveryDirectory, Sandbox } fro
 import { TmuxTerminal } from './tmux-terminal';
 
 const ORIGINAL = 'alpha\nbeta\ngamma\n';
+const TWELVE_LINES = Array.from({ length: 12 }, (_, line) => `line ${line + 1}\n`).join('');
 /** code-server's `vscode.env.appName`, which the discovery files name instead of TERM_PROGRAM's "vscode". */
 const CODE_SERVER_IDE = { name: 'code-server', displayName: 'code-server' };
 
@@ -62,7 +63,7 @@ describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}`, function ():
         sandbox = createSandbox();
         const markers = path.join(sandbox.root, 'markers');
         workspace = createWorkspace(sandbox, 'project', {
-            'notes.txt': ORIGINAL, 'other.txt': 'one\ntwo\n', 'claude.txt': 'first\nsecond\n', 'new-dir/.keep': '',
+            'notes.txt': ORIGINAL, 'other.txt': 'one\ntwo\n', 'review.txt': TWELVE_LINES, 'claude.txt': 'first\nsecond\n', 'new-dir/.keep': '',
             // A cloned repository that tries to choose what "Run Gemini CLI" executes.
             '.vscode/settings.json': JSON.stringify({ 'aiCliCompanion.gemini.command': path.join(markers, 'from-workspace.sh') })
         });
@@ -162,6 +163,21 @@ describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}`, function ():
         await window.clickTitleAction('Reject Diff');
         expect((await client.diffOutcome('diff', created)).result).to.deep.equal({ status: 'rejected' });
         expect(fs.existsSync(created)).to.equal(false);
+        await until(async () => await window.diffCount() === 0, 'the diff to close', 10_000);
+    });
+
+    it('reviews a proposal change by change with the diff\'s own gutter: the first change reverted, the rest accepted as left', async () => {
+        const { client } = await probe('gemini', env);
+        const file = path.join(workspace, 'review.txt');
+        const proposal = TWELVE_LINES.replace('line 2\n', 'line two\n').replace('line 11\n', 'line eleven\n');
+        client.openDiff(file, proposal);
+        await window.waitForDiff('review.txt').catch(explain);
+        await until(async () => await window.changeCount() === 2, 'the diff to show both changes', 10_000).catch(explain);
+        await window.revertChange(0);
+        await window.saveProposal();
+        const accepted = await client.diffOutcome('diff', file);
+        expect(accepted.result).to.deep.equal({ status: 'accepted', content: TWELVE_LINES.replace('line 11\n', 'line eleven\n') });
+        expect(fs.readFileSync(file, 'utf8'), 'the CLI writes the file, not the IDE').to.equal(TWELVE_LINES);
         await until(async () => await window.diffCount() === 0, 'the diff to close', 10_000);
     });
 

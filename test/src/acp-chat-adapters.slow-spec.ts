@@ -71,6 +71,19 @@ describe('ACP chat: Claude Code and Codex (through their adapters) and Qwen Code
         throw new Error(`${error.message}; ${await bed.window.describeForFailure(what)}; backend log:\n${bed.backend.log.slice(-3000)}`);
     };
 
+    /**
+     * Starts the chat's session with a greeting, then switches it with *Set Agent Mode…* the way a user
+     * does who wants to review every edit: the current adapters start in modes that edit without asking.
+     */
+    const setMode = async (agent: string, modeName: string, logged: RegExp) => {
+        const hello = await bed.chat.send(`${agent} Say hello`, true);
+        await bed.chat.finished(hello).catch(error => explain(error, `${agent}-hello`));
+        const logBefore = bed.backend.log.length;
+        await bed.window.runCommand('Set Agent Mode').catch(error => explain(error, `${agent}-set-mode`));
+        await bed.window.pickQuickItem(modeName).catch(error => explain(error, `${agent}-pick-mode`));
+        await until(() => logged.test(bed.backend.log.slice(logBefore)), `the session in ${modeName} mode`, 20000);
+    };
+
     it('Claude Code answers through its ACP adapter', async () => {
         const response = await bed.chat.send('@Claude Say hello', true);
         await bed.chat.finished(response).catch(error => explain(error, 'claude-hello'));
@@ -79,7 +92,19 @@ describe('ACP chat: Claude Code and Codex (through their adapters) and Qwen Code
         expect(anthropic.requests.some(request => MockAnthropicApi.lastUserText(request).includes('Say hello'))).to.equal(true);
     });
 
-    it('Claude Code\'s Edit is reviewed as the whole file; with one change rejected, the file ends with the reviewed text', async () => {
+    it('Claude Code in its own default mode (Accept edits: the mock model has no Auto) edits by itself; the turn lists the file and Restore puts it back', async () => {
+        const letters = path.join(bed.workspace, 'letters.txt');
+        const response = await bed.chat.send('@Claude Shout the first and last [EDIT]', true);
+        await bed.chat.finished(response).catch(error => explain(error, 'claude-default-mode'));
+        expect(fs.readFileSync(letters, 'utf8'), 'Claude\'s own edit').to.equal('ALPHA\nbeta\nGAMMA\n');
+        expect(await response.locator('.theia-QuestionPartRenderer-root').count(), 'nothing asked in this mode').to.equal(0);
+        expect(await bed.chat.text(response)).to.contain('Claude edited the letters.').and.to.contain('Changed in this turn: letters.txt.');
+        await response.locator('button', { hasText: 'Restore to Before This Turn' }).click();
+        await until(() => fs.readFileSync(letters, 'utf8') === LETTERS, 'letters.txt as it was before the turn', 20000);
+    });
+
+    it('Claude Code in Manual mode (Set Agent Mode…): its Edit is reviewed as the whole file; with one change rejected, the file ends with the reviewed text', async () => {
+        await setMode('@Claude', 'Manual', /mode default/);
         const letters = path.join(bed.workspace, 'letters.txt');
         const response = await bed.chat.send('@Claude Shout the first and last [EDIT]', true);
         await bed.window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 60000 }).catch(error => explain(error, 'claude-edit'));
@@ -124,11 +149,24 @@ describe('ACP chat: Claude Code and Codex (through their adapters) and Qwen Code
         expect(bed.backend.log).to.match(/the agent wrote \S*qwen\.txt/);
     });
 
-    it('Codex answers through its ACP adapter, and its patch (a snippet with context) is reviewed as the whole file and written once allowed', async () => {
+    it('Codex answers through its ACP adapter; in its default mode (Auto review) it patches by itself, the turn lists the file and Restore puts it back', async () => {
         const hello = await bed.chat.send('@Codex Say hello', true);
         await bed.chat.finished(hello).catch(error => explain(error, 'codex-hello'));
-        expect(await bed.chat.text(hello)).to.contain('Hello from the mock Codex.');
+        const helloText = await bed.chat.text(hello);
+        expect(helloText).to.contain('Hello from the mock Codex.');
+        expect(helloText, 'a model Codex knows').not.to.contain('Model metadata');
 
+        const numbers = path.join(bed.workspace, 'numbers.txt');
+        const response = await bed.chat.send('@Codex Shout two [PATCH]', true);
+        await bed.chat.finished(response).catch(error => explain(error, 'codex-default-mode'));
+        expect(fs.readFileSync(numbers, 'utf8'), 'Codex\'s own patch').to.equal('zero\none\nTWO\nthree\nfour\n');
+        expect(await bed.chat.text(response)).to.contain('Codex patched it.').and.to.contain('Changed in this turn: numbers.txt.');
+        await response.locator('button', { hasText: 'Restore to Before This Turn' }).click();
+        await until(() => fs.readFileSync(numbers, 'utf8') === NUMBERS, 'numbers.txt as it was before the turn', 20000);
+    });
+
+    it('Codex in Read-only mode (Set Agent Mode…): its patch (a snippet with context) is reviewed as the whole file and written once allowed', async () => {
+        await setMode('@Codex', 'Read-only', /mode read-only/);
         const numbers = path.join(bed.workspace, 'numbers.txt');
         const response = await bed.chat.send('@Codex Shout two [PATCH]', true);
         await bed.window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 60000 }).catch(error => explain(error, 'codex-patch'));

@@ -8,7 +8,7 @@ const CLAUDE_ACP_BIN = path.join(REPO_ROOT, 'node_modules', '.bin', 'claude-agen
 
 /**
  * Makes the sandbox's backend run Claude Code offline as an ACP agent through the published adapter:
- * `claude-agent-acp` on its PATH (as after `npm install -g @zed-industries/claude-agent-acp`), driving
+ * `claude-agent-acp` on its PATH (as after `npm install -g @agentclientprotocol/claude-agent-acp`), driving
  * our pinned `claude` (`CLAUDE_CODE_EXECUTABLE`; else the adapter runs the agent SDK's bundled
  * cli.js) with the Messages API at the local mock. No `.claude.json` is needed: the SDK mode has no
  * onboarding or trust dialogs. Without a key the first prompt fails with ACP's auth_required.

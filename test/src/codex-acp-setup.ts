@@ -10,24 +10,23 @@ const CODEX_ACP_BIN = path.join(REPO_ROOT, 'node_modules', '.bin', 'codex-acp');
  * sends "Model metadata for `…` not found. Defaulting to fallback metadata; …" as an agent message
  * at the start of every turn, which a test would see in the chat.
  */
-export const CODEX_MOCK_MODEL = 'gpt-5.4-mini';
+export const CODEX_MOCK_MODEL = 'gpt-5.5';
 
 /** The variable the mock provider reads its key from (the mock does not check the key). */
 export const CODEX_MOCK_KEY_VARIABLE = 'MOCK_API_KEY';
 export const FAKE_CODEX_API_KEY = 'sk-mock-codex-0000000000000000';
 
-/** Codex's approval policies (`approval_policy` in config.toml). */
-export type CodexApprovalPolicy = 'untrusted' | 'on-request' | 'on-failure' | 'never';
+/**
+ * The adapter's modes (its `session/new` modes and 'mode' config option), each a Codex approval
+ * policy and sandbox: 'read-only' asks with `session/request_permission` before every edit;
+ * 'agent-full-access' writes without asking. (Its default, 'agent' ("Auto review"), and
+ * 'workspace-write' run edits in Codex's Linux sandbox, which needs bubblewrap.)
+ */
+export type CodexAcpMode = 'read-only' | 'agent-full-access';
 
 export interface CodexAcpOptions {
-    /**
-     * Default 'untrusted': every edit is asked for with `session/request_permission` (options
-     * `approved` / `abort`) before Codex writes it; 'never' writes without asking.
-     * codex-acp offers its approval presets (`modes` and a 'mode' config option in `session/new`)
-     * only when policy and sandbox match one: here only 'never' does ('full-access'). Otherwise
-     * `session/new` has no `modes`, and its config options are just 'model' and 'reasoning_effort'.
-     */
-    approvalPolicy?: CodexApprovalPolicy;
+    /** Default 'read-only': the mode Codex starts in, as its `sandbox_mode` in config.toml. */
+    mode?: CodexAcpMode;
     /**
      * Default true. Without the key `session/new` still succeeds, but every `session/prompt` fails
      * with -32603 "Internal error", data.message "Missing environment variable: `MOCK_API_KEY`.".
@@ -36,8 +35,8 @@ export interface CodexAcpOptions {
 }
 
 /**
- * Makes the sandbox's backend run the real Codex offline as an ACP agent through Zed's adapter:
- * `codex-acp` on its PATH (as after `npm install -g @zed-industries/codex-acp`) and
+ * Makes the sandbox's backend run the real Codex offline as an ACP agent through the ACP adapter:
+ * `codex-acp` on its PATH (as after `npm install -g @agentclientprotocol/codex-acp`) and
  * `$CODEX_HOME/config.toml` (CODEX_HOME in the sandbox) with a model provider at the local mock
  * (`mockUrl` is `MockOpenAiResponsesApi.url`, without `/v1`). Why each setting:
  * - `model_provider = "mock"` with `wire_api = "responses"`: a custom provider reads its key from
@@ -46,16 +45,14 @@ export interface CodexAcpOptions {
  * - `request_max_retries` / `stream_max_retries = 0`: a failing mock fails the turn at once
  *   instead of after Codex's backoff.
  * - `model`: see `CODEX_MOCK_MODEL`.
- * - `approval_policy`: see `CodexAcpOptions.approvalPolicy`.
- * - `sandbox_mode = "danger-full-access"`: Codex's other modes run file operations through its
- *   Linux sandbox, which needs bubblewrap (`bwrap`), not installed here: apply_patch then fails
- *   with "bubblewrap is unavailable". The sandbox directory tree is the test's confinement.
+ * - `sandbox_mode`: see `CodexAcpOptions.mode`. No `approval_policy`: Codex 0.166 refuses
+ *   "untrusted" ("no longer supported") and the adapter's modes set the policy themselves.
  * - `check_for_update_on_startup`, `[analytics]`, `[feedback]` off: nothing else calls out.
  * - `[projects."<projectDir>"] trust_level = "trusted"`: what Codex records once the user trusted
  *   the folder, so the run matches a set-up user's and Codex asks nothing about the folder.
  *
  * The adapter does not exit when its stdin ends: stop it with SIGTERM to its process group (the
- * `codex-acp` on PATH is a node wrapper that runs the native binary as a child).
+ * `codex-acp` on PATH is a node script that runs Codex's app server, a native binary, as a child).
  */
 export function prepareCodexAcp(sandbox: Sandbox, mockUrl: string, projectDir: string, options: CodexAcpOptions = {}): void {
     const codexHome = sandbox.env.CODEX_HOME ?? path.join(sandbox.home, '.codex');
@@ -65,8 +62,7 @@ export function prepareCodexAcp(sandbox: Sandbox, mockUrl: string, projectDir: s
     fs.writeFileSync(path.join(codexHome, 'config.toml'), [
         'model_provider = "mock"',
         `model = ${toml(CODEX_MOCK_MODEL)}`,
-        `approval_policy = ${toml(options.approvalPolicy ?? 'untrusted')}`,
-        'sandbox_mode = "danger-full-access"',
+        `sandbox_mode = ${toml(options.mode === 'agent-full-access' ? 'danger-full-access' : 'read-only')}`,
         'check_for_update_on_startup = false',
         '',
         '[model_providers.mock]',

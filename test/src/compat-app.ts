@@ -11,8 +11,29 @@ interface TreeNode {
     dependencies?: Record<string, TreeNode>;
 }
 
-/** The supported Theia range and the versions the compatibility test builds apps at. */
-export const THEIA_SUPPORT: { peerRange: string; tested: string[] } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'configs', 'theia-support.json'), 'utf8'));
+/** The Theia versions the packages support, as `configs/theia-support.json` declares them (its description says what each field is). */
+export interface TheiaSupport {
+    readonly peerRange: string;
+    readonly monacoEditorCorePeerRange: string;
+    readonly tested: readonly string[];
+    readonly released: readonly string[];
+}
+
+export const THEIA_SUPPORT: TheiaSupport = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'configs', 'theia-support.json'), 'utf8'));
+
+/**
+ * The versions the compatibility test builds apps at: those `npm run test:compat -- <version>…` names
+ * (passed on in `THEIA_COMPAT_VERSIONS`), else the tested ones. Each must be an exact release, as the
+ * app's package.json pins it.
+ */
+export function compatVersions(env: NodeJS.ProcessEnv = process.env): readonly string[] {
+    const given = env.THEIA_COMPAT_VERSIONS?.split(/[\s,]+/).filter(Boolean) ?? [];
+    const bad = given.filter(version => !/^1\.\d+\.\d+$/.test(version));
+    if (bad.length) {
+        throw new Error(`THEIA_COMPAT_VERSIONS: ${bad.join(', ')} is not a Theia 1.x release (like 1.77.0)`);
+    }
+    return given.length ? given : THEIA_SUPPORT.tested;
+}
 
 /**
  * Where the compatibility apps, their tarballs and npm's cache are kept between runs. Outside the

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
-import { CompatApp, packAllPackages, THEIA_SUPPORT } from './compat-app';
+import { CompatApp, compatVersions, packAllPackages } from './compat-app';
 import { AcpChat } from './acp-chat-view';
 import { IdeProbe } from './ide-probe';
 import { until } from './processes';
@@ -13,11 +13,12 @@ const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
 
 /**
  * What a user gets who adds our published packages to their own Theia app: every package packed
- * with `npm pack`, installed into a fresh browser app outside this repository at the oldest and at
- * the newest supported Theia version, built with `theia build` and used in Chromium. Apps and npm's
- * cache are kept between runs (compat-app.ts), so a run without changes only starts them.
+ * with `npm pack`, installed into a fresh browser app outside this repository at each tested Theia
+ * version (or those `npm run test:compat -- <version>…` names), built with `theia build` and used in
+ * Chromium. Apps and npm's cache are kept between runs (compat-app.ts), so a run without changes only
+ * starts them.
  */
-describe('Compatibility: the packed packages in a fresh Theia app at each end of the supported range', function (): void {
+describe('Compatibility: the packed packages in a fresh Theia app at each tested version', function (): void {
     this.timeout(40 * 60_000);
     let tarballs: string[] = [];
 
@@ -25,7 +26,7 @@ describe('Compatibility: the packed packages in a fresh Theia app at each end of
         tarballs = await packAllPackages();
     });
 
-    for (const version of THEIA_SUPPORT.tested) {
+    for (const version of compatVersions()) {
         describe(`Theia ${version}`, () => {
             let app: CompatApp;
             let sandbox: Sandbox;

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
+import * as semver from 'semver';
 import { THEIA_SUPPORT as support } from './compat-app';
 import { REPO_ROOT } from './theia-backend';
 
@@ -41,13 +42,26 @@ describe('Package manifests', () => {
                 expect(theiaDependencies, 'direct @theia/* dependencies (a second copy of Theia in older or newer apps)').to.deep.equal([]);
                 for (const [name, range] of Object.entries(manifest.peerDependencies ?? {})) {
                     if (name === '@theia/monaco-editor-core') {
-                        // Versioned as Monaco, not as Theia: the one version every supported Theia release pins.
-                        expect(range, name).to.equal(MONACO_EDITOR_CORE);
+                        // Versioned as Monaco, not as Theia: the build every tested release pins, and newer Monaco builds of 1.x.
+                        expect(range, name).to.equal(support.monacoEditorCorePeerRange);
                         expect(manifest.devDependencies?.[name], `${name} for this repository's build`).to.equal(MONACO_EDITOR_CORE);
                         continue;
                     }
                     expect(range, name).to.equal(support.peerRange);
                     expect(manifest.devDependencies?.[name], `${name} for this repository's build`).to.equal(support.tested[support.tested.length - 1]);
+                }
+            });
+
+            it('accepts every Theia 1.x release from the oldest tested on, as npm resolves peer ranges', () => {
+                for (const [name, range] of Object.entries(manifest.peerDependencies ?? {}).filter(([peer]) => peer.startsWith('@theia/'))) {
+                    const versions = name === '@theia/monaco-editor-core' ? [MONACO_EDITOR_CORE] : [...support.tested, ...support.released];
+                    for (const version of versions) {
+                        expect(semver.satisfies(version, range), `${name}@${version} against ${range}`).to.equal(true);
+                    }
+                    if (name !== '@theia/monaco-editor-core') {
+                        expect(semver.satisfies('1.71.0', range), `${name}@1.71.0 (older than tested) against ${range}`).to.equal(false);
+                        expect(semver.satisfies('2.0.0', range), `${name}@2.0.0 (a new major) against ${range}`).to.equal(false);
+                    }
                 }
             });
 

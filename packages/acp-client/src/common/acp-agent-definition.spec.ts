@@ -8,8 +8,8 @@ describe('parseAgentDefinitions', () => {
         expect(definitions[0]).to.include({ command: 'gemini', installCommand: 'npm install -g @google/gemini-cli' });
         expect(definitions[0].args).to.deep.equal(['--acp']);
         // Claude Code and Codex speak ACP through published adapters: those are what runs and what to install.
-        expect(definitions[2]).to.deep.include({ command: 'claude-agent-acp', args: [], installCommand: 'npm install -g @zed-industries/claude-agent-acp' });
-        expect(definitions[3]).to.deep.include({ command: 'codex-acp', args: [], installCommand: 'npm install -g @zed-industries/codex-acp' });
+        expect(definitions[2]).to.deep.include({ command: 'claude-agent-acp', args: [], installCommand: 'npm install -g @agentclientprotocol/claude-agent-acp' });
+        expect(definitions[3]).to.deep.include({ command: 'codex-acp', args: [], installCommand: 'npm install -g @agentclientprotocol/codex-acp' });
         expect(problems).to.deep.equal([]);
     });
 

@@ -103,6 +103,15 @@ describe('AcpAgent against a scripted ACP agent process', function (): void {
         expect(s.setup.models?.availableModels?.map(m => m.modelId)).to.deep.equal(['fake-pro', 'fake-flash']);
     });
 
+    it('keeps the updates an agent sends for a session before session/new answers, and hands them to it', async () => {
+        const s = await session({ FAKE_AGENT_EARLY_UPDATES: '1' });
+        expect(s.sessionId).to.equal('fake-session-1');
+        expect(updates.map(u => u.update)).to.deep.equal([
+            { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'early', description: 'Announced before session/new answered' }] }
+        ]);
+        expect(warnings).to.deep.equal([]);
+    });
+
     it('receives every kind of session update in order, with tool calls merged across updates', async () => {
         const s = await session();
         const result = await s.prompt([{ type: 'text', text: 'stream' }]);

@@ -104,8 +104,18 @@ export class AcpSession {
  * name; a request for a session this client never opened is refused.
  */
 export class AcpAgent {
+    /** How many updates of a session not yet known are held while a session/new is answered. */
+    static readonly MAX_EARLY_UPDATES = 200;
+
     readonly connection: AcpAgentConnection;
     protected readonly sessions = new Map<string, AcpSession>();
+    /** session/new requests not yet answered: updates for the session they create can come first. */
+    protected sessionsBeingCreated = 0;
+    /**
+     * Updates that named a session before session/new returned its id (codex-acp sends the session's
+     * commands and settings that early), by session id; handed to the session once registered.
+     */
+    protected readonly earlyUpdates = new Map<string, acp.SessionUpdate[]>();
 
     constructor(launch: AcpAgentLaunch, readonly services: AcpClientServices, protected readonly logger: AcpLogger) {
         this.connection = new AcpAgentConnection(launch, {
@@ -113,7 +123,7 @@ export class AcpAgent {
                 const session = this.sessions.get(notification.sessionId);
                 if (session) {
                     session.handleUpdate(notification.update);
-                } else {
+                } else if (!this.holdEarlyUpdate(notification)) {
                     this.logger.warn(`The agent sent an update for unknown session ${notification.sessionId}; ignored`);
                 }
             },
@@ -143,8 +153,35 @@ export class AcpAgent {
     }
 
     async newSession(params: acp.NewSessionRequest): Promise<AcpSession> {
-        const response = await this.connection.newSession(params);
-        return this.register(response.sessionId, response as AcpSessionSetup);
+        this.sessionsBeingCreated++;
+        try {
+            const response = await this.connection.newSession(params);
+            const session = this.register(response.sessionId, response as AcpSessionSetup);
+            const early = this.earlyUpdates.get(response.sessionId) ?? [];
+            this.earlyUpdates.delete(response.sessionId);
+            early.forEach(update => session.handleUpdate(update));
+            return session;
+        } finally {
+            if (--this.sessionsBeingCreated === 0 && this.earlyUpdates.size) {
+                this.logger.warn(`The agent sent updates for unknown sessions ${[...this.earlyUpdates.keys()].join(', ')}; ignored`);
+                this.earlyUpdates.clear();
+            }
+        }
+    }
+
+    /** Holds an update for a session a pending session/new may be creating; false when none is pending or too many are held. */
+    protected holdEarlyUpdate(notification: acp.SessionNotification): boolean {
+        if (this.sessionsBeingCreated === 0) {
+            return false;
+        }
+        const held = this.earlyUpdates.get(notification.sessionId) ?? [];
+        const total = [...this.earlyUpdates.values()].reduce((sum, updates) => sum + updates.length, 0);
+        if (total >= AcpAgent.MAX_EARLY_UPDATES) {
+            return false;
+        }
+        held.push(notification.update);
+        this.earlyUpdates.set(notification.sessionId, held);
+        return true;
     }
 
     /**

@@ -19,8 +19,12 @@ class ModedAgent extends AcpChatAgent {
         } as unknown as AcpChatAgentServices);
         this.sessions.set('chat-1', this.session);
     }
-    async request(selector: string | undefined): Promise<void> {
-        await this.applyMode('chat-1', this.sessions.get('chat-1')!, selector);
+    /** A request whose selector shows one of this agent's modes (as the selector names them). */
+    async request(mode: string | undefined): Promise<void> {
+        await this.requestWith(mode === undefined ? undefined : `${this.id}/${mode}`);
+    }
+    async requestWith(selectorModeId: string | undefined): Promise<void> {
+        await this.applyMode('chat-1', this.sessions.get('chat-1')!, selectorModeId);
     }
 }
 
@@ -46,6 +50,16 @@ describe('ACP chat: the mode selector and Set Agent Mode…', () => {
         // Choosing in the selector afterwards still counts.
         await agent.request('yolo');
         expect(switched).to.deep.equal(['autoEdit', 'yolo']);
+    });
+
+    it('never takes another agent\'s choice: the selector can still show it when a message names this agent', async () => {
+        const switched: string[] = [];
+        const agent = new ModedAgent(switched);
+        // Claude Code's "auto" (accept edits by its own judgement) left in the selector, a message to Gemini sent.
+        await agent.requestWith('Claude/yolo');
+        await agent.requestWith('yolo');
+        expect(switched).to.deep.equal([]);
+        expect(agent.sessionOf('chat-1')?.modes?.currentModeId).to.equal('default');
     });
 
     it('ignores a mode the session does not offer, and a request without a selector', async () => {

@@ -194,7 +194,8 @@ export class AcpChatAgent implements ChatAgent {
                 '{0} could not reopen this chat\'s earlier session ({1}); this message starts a new one.', this.name, result.session.loadFailure)}*\n\n`));
         }
         request.session.setSettings({ ...request.session.settings, [ACP_SESSION_SETTING]: result.session.sessionId });
-        this.modes = result.session.modes?.availableModes.map(mode => ({ id: mode.id, name: mode.name, isDefault: mode.id === result.session.modes?.currentModeId }));
+        const modes = result.session.modes;
+        this.modes = modes?.availableModes.map(mode => ({ id: this.selectorModeId(mode.id), name: mode.name, isDefault: mode.id === modes.currentModeId }));
         return result.session;
     }
 
@@ -303,7 +304,23 @@ export class AcpChatAgent implements ChatAgent {
         return nls.localize('theia-cli-companion/acp-chat/attached', 'Attached for {0}: {1}', this.name, outcomes.map(how).join(' · '));
     }
 
-    protected async applyMode(chatId: string, session: AcpSessionInfo, modeId: string | undefined): Promise<void> {
+    /**
+     * The id the chat input's mode selector gets for one of this agent's modes. Agents share mode ids
+     * (Claude Code's and Qwen Code's both have `auto`), and the selector can still hold the last agent's
+     * choice when a message names another one: qualified, another agent's choice never switches this one.
+     */
+    protected selectorModeId(modeId: string): string {
+        return `${this.id}/${modeId}`;
+    }
+
+    /** The agent's own mode id of a selector choice; undefined for no choice or another agent's. */
+    protected ownModeId(selectorModeId: string | undefined): string | undefined {
+        const prefix = `${this.id}/`;
+        return selectorModeId?.startsWith(prefix) ? selectorModeId.slice(prefix.length) : undefined;
+    }
+
+    protected async applyMode(chatId: string, session: AcpSessionInfo, selectorModeId: string | undefined): Promise<void> {
+        const modeId = this.ownModeId(selectorModeId);
         const chosenBefore = this.selectedModes.has(chatId);
         const previous = this.selectedModes.get(chatId);
         this.selectedModes.set(chatId, modeId);

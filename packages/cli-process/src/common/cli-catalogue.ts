@@ -48,14 +48,14 @@ export const CLI_CATALOGUE = Object.freeze({
         ideMode: { transport: 'claude-code-websocket' },
         acp: {
             agentName: 'Claude', args: [], description: 'Anthropic Claude Code as an ACP agent (through the Claude agent ACP adapter)',
-            adapter: { npmPackage: '@zed-industries/claude-agent-acp', command: 'claude-agent-acp' }
+            adapter: { npmPackage: '@agentclientprotocol/claude-agent-acp', command: 'claude-agent-acp' }
         }
     },
     codex: {
         id: 'codex', displayName: 'Codex', npmPackage: '@openai/codex', command: 'codex',
         acp: {
             agentName: 'Codex', args: [], description: 'OpenAI Codex as an ACP agent (through the Codex ACP adapter)',
-            adapter: { npmPackage: '@zed-industries/codex-acp', command: 'codex-acp' }
+            adapter: { npmPackage: '@agentclientprotocol/codex-acp', command: 'codex-acp' }
         }
     }
 } as const satisfies Record<string, CliDescription>);

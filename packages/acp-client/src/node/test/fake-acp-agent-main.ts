@@ -4,7 +4,8 @@
  * appended to $FAKE_AGENT_LOG as one JSON line, so tests can check what the client sent.
  *
  * Environment: FAKE_AGENT_LOG (required), FAKE_AGENT_REQUIRE_AUTH=<key> (session/new fails with
- * auth_required until `authenticate` brings `_meta['api-key']` equal to it).
+ * auth_required until `authenticate` brings `_meta['api-key']` equal to it), FAKE_AGENT_EARLY_UPDATES
+ * (session/new announces the session's commands before it answers, as codex-acp does).
  */
 import * as fs from 'fs';
 import { Readable, Writable } from 'stream';
@@ -215,13 +216,18 @@ void acp.agent({ name: 'fake-acp-agent' })
         authenticated = true;
         return {};
     })
-    .onRequest(acp.methods.agent.session.new, ({ params }) => {
+    .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
         record('request', 'session/new', params);
         if (!authenticated) {
             throw acp.RequestError.authRequired(undefined, 'An API key is required');
         }
         const sessionId = `fake-session-${++sessions}`;
         history.set(sessionId, []);
+        if (process.env.FAKE_AGENT_EARLY_UPDATES) {
+            await client.notify(acp.methods.client.session.update, {
+                sessionId, update: { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'early', description: 'Announced before session/new answered' }] }
+            });
+        }
         return {
             sessionId,
             modes: { currentModeId: 'default', availableModes: [{ id: 'default', name: 'Default' }, { id: 'yolo', name: 'YOLO' }] },

@@ -1,6 +1,5 @@
-import { execFileSync } from 'child_process';
-import * as fs from 'fs';
 import * as path from 'path';
+import { composeApp as composeAppWith } from '../composed-app';
 import { REPO_ROOT } from '../theia-backend';
 
 /** A Theia app composed for the startup benchmark: the browser-app, or it with one part left out. */
@@ -14,7 +13,6 @@ export interface BenchApp {
 }
 
 const BROWSER_APP = path.join(REPO_ROOT, 'browser-app');
-const APPS_DIR = path.join(REPO_ROOT, 'test', 'bench-apps');
 const THEIA_AI = ['@theia/ai-core', '@theia/ai-chat', '@theia/ai-chat-ui'];
 export const OUR_EXTENSIONS = {
     'ide-companion': { name: '@theia-cli-companion/ai-cli-ide-companion', label: 'the IDE-mode companion' },
@@ -23,33 +21,9 @@ export const OUR_EXTENSIONS = {
 } as const;
 export type OurExtension = keyof typeof OUR_EXTENSIONS;
 
-const browserApp = () => JSON.parse(fs.readFileSync(path.join(BROWSER_APP, 'package.json'), 'utf8'));
-const versionOf = (name: string) => JSON.parse(fs.readFileSync(require.resolve(`${name}/package.json`, { paths: [REPO_ROOT] }), 'utf8')).version as string;
-
-/**
- * Writes and builds an app with the browser-app's configuration and Theia packages plus `extra`.
- * An app with none of our packages is built once and reused (its content cannot change between runs);
- * one with ours is rebuilt every run, so it bundles the code being measured.
- */
+/** An app of the startup benchmark, composed (composed-app.ts) with `extra` added to the browser-app's Theia packages. */
 function composeApp(id: string, label: string, extra: readonly string[]): BenchApp {
-    const dir = path.join(APPS_DIR, id);
-    const app = browserApp();
-    const theiaPackages = Object.fromEntries(Object.entries(app.dependencies as Record<string, string>).filter(([name]) => name.startsWith('@theia/')));
-    const dependencies = { ...theiaPackages, ...Object.fromEntries(extra.map(name => [name, name.startsWith('@theia/') ? versionOf(name) : app.dependencies[name] ?? '0.1.0'])) };
-    const manifest = JSON.stringify({
-        private: true, name: `bench-app-${id}`, version: '0.1.0', description: `Startup benchmark: ${label}. Written and built by npm run bench.`,
-        theia: app.theia, dependencies, devDependencies: app.devDependencies
-    }, undefined, 2) + '\n';
-    const main = path.join(dir, 'lib', 'backend', 'main.js');
-    const ours = extra.some(name => name.startsWith('@theia-cli-companion/'));
-    const manifestFile = path.join(dir, 'package.json');
-    const unchanged = fs.existsSync(manifestFile) && fs.readFileSync(manifestFile, 'utf8') === manifest;
-    if (ours || !unchanged || !fs.existsSync(main)) {
-        fs.mkdirSync(dir, { recursive: true });
-        fs.writeFileSync(manifestFile, manifest);
-        execFileSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'theia'), ['build', '--mode', 'development'], { cwd: dir, stdio: 'ignore' });
-    }
-    return { id, label, main, hasCompanionStatus: extra.includes(OUR_EXTENSIONS['ide-companion'].name) };
+    return { ...composeAppWith(id, `Startup benchmark: ${label}`, extra), label, hasCompanionStatus: extra.includes(OUR_EXTENSIONS['ide-companion'].name) };
 }
 
 /**

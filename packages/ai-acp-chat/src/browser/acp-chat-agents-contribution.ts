@@ -50,6 +50,8 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
 
     protected registered: AcpChatAgent[] = [];
     protected readonly commandFragments = new Map<string, string[]>();
+    /** Set once Theia AI's chat refused what the ACP chat registers with it: told once, then nothing more is tried. */
+    protected incompatibility?: string;
 
     /** The agent that runs the ACP session of this chat, if any. */
     agentOf(chatId: string): AcpChatAgent | undefined {
@@ -57,19 +59,39 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
     }
 
     onStart(): void {
-        this.chats.onSessionEvent(event => {
+        this.withTheiaAi(() => this.chats.onSessionEvent(event => this.withTheiaAi(() => {
             if (isSessionDeletedEvent(event)) {
                 this.registered.forEach(agent => agent.forget(event.sessionId));
             }
-        });
+        })));
         void this.preferences.ready.then(() => {
-            this.update();
+            this.withTheiaAi(() => this.update());
             this.preferences.onPreferenceChanged(change => {
                 if (change.preferenceName === ACP_AGENTS_PREF || change.preferenceName === ACP_BUILT_IN_AGENTS_PREF) {
-                    this.update();
+                    this.withTheiaAi(() => this.update());
                 }
             });
         });
+    }
+
+    /**
+     * Runs what talks to Theia AI's chat API. The packages accept every Theia 1.x from 1.72 on, so a
+     * newer Theia may have renamed or removed what the ACP chat uses: then the chat's agents are
+     * missing and the user is told why, once, while the rest of the IDE starts as usual.
+     */
+    protected withTheiaAi(action: () => void): void {
+        if (this.incompatibility) {
+            return;
+        }
+        try {
+            action();
+        } catch (error) {
+            this.incompatibility = error instanceof Error ? error.message : String(error);
+            this.logger.error(`Theia AI's chat refused the ACP chat's agents: ${this.incompatibility}`);
+            this.messages.error(nls.localize('theia-cli-companion/acp-chat/theiaAiIncompatible',
+                'The ACP chat could not add its agents to Theia AI\'s chat ({0}): this Theia\'s AI chat API is not one it supports. IDE mode and agent tasks work.',
+                this.incompatibility));
+        }
     }
 
     protected update(): void {

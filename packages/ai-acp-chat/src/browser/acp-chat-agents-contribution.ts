@@ -19,6 +19,8 @@ import { AcpTurnChanges } from './checkpoints/acp-turn-changes';
 import { AcpPromptAttachments } from './prompt/acp-prompt-attachments';
 import { AcpChatAgent } from './acp-chat-agent';
 import { AcpChatClientImpl } from './acp-chat-client-impl';
+import { AcpRegistryAgents } from './registry/acp-registry-agents';
+import { registryAgentDefinitions } from './registry/registry-agent-definitions';
 
 /**
  * Keeps Theia AI's chat agents in step with the configured ACP agents (the built-ins and the
@@ -46,6 +48,9 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
     @inject(KeyStoreService) protected readonly keyStore: KeyStoreService;
     @inject(QuickInputService) protected readonly quickInput: QuickInputService;
     @inject(ChatService) protected readonly chats: ChatService;
+    @inject(AcpRegistryAgents) protected readonly registryAgents: AcpRegistryAgents;
+    /** Registry agents the chat could not offer, already told: once each per window. */
+    protected readonly toldRegistryProblems = new Set<string>();
     @inject(ILogger) @named('ai-acp-chat:AcpChatAgents') protected readonly logger: ILogger;
 
     protected registered: AcpChatAgent[] = [];
@@ -71,6 +76,8 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
                     this.withTheiaAi(() => this.update());
                 }
             });
+            // Installed, updated or removed from the ACP Registry (in this window or listed anew).
+            this.registryAgents.onDidChange(() => this.withTheiaAi(() => this.update()));
         });
     }
 
@@ -97,11 +104,18 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
     protected update(): void {
         const builtIns = this.preferences[ACP_BUILT_IN_AGENTS_PREF] ? BUILT_IN_ACP_AGENTS : [];
         // The agents a chat may start come from the user's settings only, never from the workspace's.
-        const { definitions, problems } = parseAgentDefinitions(this.settings.get(ACP_AGENTS_PREF), builtIns);
+        const { definitions: configured, problems } = parseAgentDefinitions(this.settings.get(ACP_AGENTS_PREF), builtIns);
         problems.forEach(problem => {
             this.logger.warn(problem);
             this.messages.warn(nls.localize('theia-cli-companion/acp-chat/badAgent', 'Setting {0}: {1}', ACP_AGENTS_PREF, problem));
         });
+        const registry = registryAgentDefinitions(this.registryAgents.installed, configured);
+        registry.problems.filter(problem => !this.toldRegistryProblems.has(problem)).forEach(problem => {
+            this.toldRegistryProblems.add(problem);
+            this.logger.warn(problem);
+            this.messages.warn(problem);
+        });
+        const definitions = [...configured, ...registry.definitions];
         this.registered.forEach(agent => {
             this.chatAgents.unregisterChatAgent(agent.id);
             this.agentService.unregisterAgent(agent.id);

@@ -25,6 +25,10 @@ import { RestoreTurnCommandContribution } from './checkpoints/restore-turn-comma
 import { FollowAgentContribution } from './follow/follow-agent-contribution';
 import { FollowAgentToggleContribution } from './follow/follow-agent-toggle-contribution';
 import { TabBarToolbarContribution } from '@theia/core/lib/browser/shell/tab-bar-toolbar';
+import { AcpRegistryBackend, acpRegistryServicePath } from '../common/acp-registry-protocol';
+import { AcpRegistryAgents } from './registry/acp-registry-agents';
+import { AcpRegistryCommandContribution } from './registry/acp-registry-command-contribution';
+import { AcpRegistryUpdateCheck } from './registry/acp-registry-update-check';
 
 export default new ContainerModule(bind => {
     bindAcpChatPreferences(bind);
@@ -58,4 +62,13 @@ export default new ContainerModule(bind => {
     bind(FollowAgentToggleContribution).toSelf().inSingletonScope();
     bind(CommandContribution).toService(FollowAgentToggleContribution);
     bind(TabBarToolbarContribution).toService(FollowAgentToggleContribution);
+    bind(AcpRegistryBackend).toDynamicValue(ctx =>
+        ctx.container.get<ServiceConnectionProvider>(RemoteConnectionProvider).createProxy<AcpRegistryBackend>(acpRegistryServicePath)
+    ).inSingletonScope();
+    bind(AcpRegistryAgents).toSelf().inSingletonScope();
+    bind(AcpRegistryCommandContribution).toSelf().inSingletonScope();
+    bind(CommandContribution).toService(AcpRegistryCommandContribution);
+    bind(TabBarToolbarContribution).toService(AcpRegistryCommandContribution);
+    bind(AcpRegistryUpdateCheck).toSelf().inSingletonScope();
+    bind(FrontendApplicationContribution).toService(AcpRegistryUpdateCheck);
 });

@@ -4,11 +4,13 @@ import { PreferenceContribution, PreferenceSchema } from '@theia/core/lib/common
 import { createPreferenceProxy, PreferenceProxy } from '@theia/core/lib/common/preferences/preference-proxy';
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-scope';
+import { ACP_REGISTRY_URL } from '@theia-cli-companion/acp-client/lib/common';
 
 export const ACP_AGENTS_PREF = 'aiCliCompanion.acp.agents';
 export const ACP_BUILT_IN_AGENTS_PREF = 'aiCliCompanion.acp.builtInAgents';
 export const ACP_SHARE_MCP_SERVERS_PREF = 'aiCliCompanion.acp.shareMcpServers';
 export const ACP_FOLLOW_AGENT_PREF = 'aiCliCompanion.acp.followAgent';
+export const ACP_REGISTRY_URL_PREF = 'aiCliCompanion.acp.registryUrl';
 
 export const acpChatPreferenceSchema: PreferenceSchema = {
     properties: {
@@ -50,6 +52,14 @@ export const acpChatPreferenceSchema: PreferenceSchema = {
                 // eslint-disable-next-line @stylistic/max-len -- an nls default text is one string literal
                 'Whether a chat agent is given the MCP servers you configured for Theia AI (ai-features.mcp.mcpServers, read from your user settings only), by agent name; "*" for every agent not named. All get them by default. Example: {"Codex": false}.')
         },
+        [ACP_REGISTRY_URL_PREF]: {
+            type: 'string',
+            // Which registry's agents can be installed is the user's choice alone, as what runs is.
+            scope: PreferenceScope.User,
+            default: ACP_REGISTRY_URL,
+            description: nls.localize('theia-cli-companion/acp-chat/registryUrl',
+                'The ACP Registry that Add Agent from ACP Registry… lists agents from (its registry.json; https). User settings only.')
+        },
         [ACP_FOLLOW_AGENT_PREF]: {
             type: 'boolean',
             default: false,
@@ -64,6 +74,7 @@ export interface AcpChatConfiguration {
     [ACP_BUILT_IN_AGENTS_PREF]: boolean;
     [ACP_SHARE_MCP_SERVERS_PREF]: Record<string, unknown>;
     [ACP_FOLLOW_AGENT_PREF]: boolean;
+    [ACP_REGISTRY_URL_PREF]: string;
 }
 
 export const AcpChatPreferences = Symbol('AcpChatPreferences');

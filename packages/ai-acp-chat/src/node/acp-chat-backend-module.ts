@@ -1,10 +1,13 @@
 import { ContainerModule } from '@theia/core/shared/inversify';
 import { ConnectionContainerModule } from '@theia/core/lib/node/messaging/connection-container-module';
-import { RpcProxy } from '@theia/core/lib/common/messaging/proxy-factory';
+import { RpcConnectionHandler, RpcProxy } from '@theia/core/lib/common/messaging/proxy-factory';
 import { AcpChatBackend, AcpChatClient, acpChatServicePath } from '../common/acp-chat-protocol';
 import { AcpChatBackendImpl } from './acp-chat-backend-impl';
 import { AcpTerminalHost } from './acp-terminal-host';
 import { AcpTurnCheckpoints } from './acp-turn-checkpoints';
+import { ConnectionHandler } from '@theia/core/lib/common/messaging/handler';
+import { AcpRegistryBackend, acpRegistryServicePath } from '../common/acp-registry-protocol';
+import { AcpRegistryBackendImpl } from './registry/acp-registry-backend-impl';
 
 const windowConnectionModule = ConnectionContainerModule.create(({ bind, bindBackendService }) => {
     bind(AcpTerminalHost).toSelf().inSingletonScope();
@@ -21,4 +24,8 @@ export default new ContainerModule(bind => {
     // One store for every window: a chat's checkpoints outlive its window (a reload) and the backend (a restart).
     bind(AcpTurnCheckpoints).toSelf().inSingletonScope();
     bind(ConnectionContainerModule).toConstantValue(windowConnectionModule);
+    // One for every window: installs of an agent run one after another, whichever window asked.
+    bind(AcpRegistryBackendImpl).toSelf().inSingletonScope();
+    bind(AcpRegistryBackend).toService(AcpRegistryBackendImpl);
+    bind(ConnectionHandler).toDynamicValue(ctx => new RpcConnectionHandler(acpRegistryServicePath, () => ctx.container.get(AcpRegistryBackend))).inSingletonScope();
 });

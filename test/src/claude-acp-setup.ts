@@ -2,9 +2,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { CLAUDE_BIN, FAKE_ANTHROPIC_API_KEY } from './claude-code-setup';
 import { Sandbox } from './sandbox';
-import { REPO_ROOT } from './theia-backend';
+import { clientPath } from './client-packages';
 
-const CLAUDE_ACP_BIN = path.join(REPO_ROOT, 'node_modules', '.bin', 'claude-agent-acp');
+const CLAUDE_ACP_BIN = clientPath('.bin', 'claude-agent-acp');
 
 /**
  * Makes the sandbox's backend run Claude Code offline as an ACP agent through the published adapter:

@@ -1,10 +1,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { Sandbox } from './sandbox';
-import { REPO_ROOT } from './theia-backend';
+import { clientPath } from './client-packages';
 
 /** The real Claude Code CLI (a native binary) installed as a devDependency. */
-export const CLAUDE_BIN = path.join(REPO_ROOT, 'node_modules', '.bin', 'claude');
+export const CLAUDE_BIN = clientPath('.bin', 'claude');
 
 /** A fake key: the mock does not check it, the CLI only needs it approved in `.claude.json`. */
 export const FAKE_ANTHROPIC_API_KEY = 'sk-ant-api03-mock-0000000000000000000000000000000000000000';

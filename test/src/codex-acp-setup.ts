@@ -1,9 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { Sandbox } from './sandbox';
-import { REPO_ROOT } from './theia-backend';
+import { clientPath } from './client-packages';
 
-const CODEX_ACP_BIN = path.join(REPO_ROOT, 'node_modules', '.bin', 'codex-acp');
+const CODEX_ACP_BIN = clientPath('.bin', 'codex-acp');
 
 /**
  * The model Codex asks the mock for. It must be one Codex knows: for an unknown name codex-acp

@@ -6,10 +6,10 @@ import { ProbeReport } from './ide-probe';
 import { descendantsOf, until } from './processes';
 import { Sandbox, updateTheiaSettings, geminiDiscoveryDirectory } from './sandbox';
 import { Testbed } from './testbed';
-import { REPO_ROOT } from './theia-backend';
+import { clientPath } from './client-packages';
 import { TheiaWindow } from './theia-window';
 
-const GEMINI = path.join(REPO_ROOT, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
+const GEMINI = clientPath('@google', 'gemini-cli', 'bundle', 'gemini.js');
 const STATUS_ITEM = '#status-bar-ai-cli-ide-companion\\.status';
 
 /**

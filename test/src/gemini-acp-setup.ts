@@ -1,9 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { Sandbox } from './sandbox';
-import { REPO_ROOT } from './theia-backend';
+import { clientPath } from './client-packages';
 
-const GEMINI_BIN = path.join(REPO_ROOT, 'node_modules', '.bin', 'gemini');
+const GEMINI_BIN = clientPath('.bin', 'gemini');
 
 /**
  * Makes the sandbox's backend run the real Gemini CLI offline as an ACP agent: `gemini` on its

@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'child_process';
+import { CLIENTS_ROOT } from './client-packages';
 import * as path from 'path';
 import * as readline from 'readline';
 import { trackProcess } from './processes';
@@ -45,7 +46,7 @@ export class IdeProbe {
 
     constructor(flavour: CliFlavourName, env: NodeJS.ProcessEnv, cwd: string) {
         const script = path.resolve(__dirname, '..', 'fixtures', `${flavour}-ide-probe.mjs`);
-        this.child = spawn(process.execPath, [script], { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+        this.child = spawn(process.execPath, [script, CLIENTS_ROOT], { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
         trackProcess(this.child.pid!);
         readline.createInterface({ input: this.child.stdout! }).on('line', line => {
             let report: ProbeReport | DiffReport;

@@ -1,9 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { Sandbox } from './sandbox';
-import { REPO_ROOT } from './theia-backend';
+import { clientPath } from './client-packages';
 
-const QWEN_BIN = path.join(REPO_ROOT, 'node_modules', '.bin', 'qwen');
+const QWEN_BIN = clientPath('.bin', 'qwen');
 
 /** The model the mock answers as; Qwen Code lists it as `$runtime|openai|mock-model(openai)`. */
 export const QWEN_MOCK_MODEL = 'mock-model';

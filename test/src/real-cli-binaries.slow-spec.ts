@@ -2,14 +2,15 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
 import { createSandbox, createWorkspace, Sandbox } from './sandbox';
-import { REPO_ROOT, TheiaBackend } from './theia-backend';
+import { clientPath } from './client-packages';
+import { TheiaBackend } from './theia-backend';
 import { TheiaWindow } from './theia-window';
 import { TmuxTerminal } from './tmux-terminal';
 import { until } from './processes';
 import { writeCliSettings } from './cli-settings';
 
-const GEMINI = path.join(REPO_ROOT, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
-const QWEN = path.join(REPO_ROOT, 'node_modules', '@qwen-code', 'qwen-code', 'cli-entry.js');
+const GEMINI = clientPath('@google', 'gemini-cli', 'bundle', 'gemini.js');
+const QWEN = clientPath('@qwen-code', 'qwen-code', 'cli-entry.js');
 
 /**
  * Runs `/ide status` until it reports a settled state. The CLI connects in the background after its

@@ -157,6 +157,14 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
         expect(agentCalls().filter(call => call.method === 'initialize').length - initializedBefore).to.equal(2);
     });
 
+    it('says in the answer when the agent asks for something the chat does not support; the agent is told so and the turn ends', async () => {
+        const response = await bed.chat.send('unsupported');
+        await bed.chat.finished(response);
+        const text = await bed.chat.text(response);
+        expect(text).to.contain('Fake asked for x-future/ask, which this chat does not support yet; it was told so ("method not found").');
+        expect(text, 'what the agent got back').to.contain('x-future/ask: error -32601');
+    });
+
     it('switches the chat\'s mode and model from the command palette', async () => {
         const response = await bed.chat.send('echo first');
         await bed.chat.finished(response);

@@ -4,12 +4,15 @@ import { BUILT_IN_ACP_AGENTS, agentIdentity, parseAgentDefinitions } from './acp
 describe('parseAgentDefinitions', () => {
     it('offers the built-in agents when the user defines none', () => {
         const { definitions, problems } = parseAgentDefinitions(undefined);
-        expect(definitions.map(d => d.name)).to.deep.equal(['Gemini', 'Qwen', 'Claude', 'Codex']);
+        expect(definitions.map(d => d.name)).to.deep.equal(['Gemini', 'Qwen', 'Claude', 'Codex', 'OpenCode', 'Copilot']);
         expect(definitions[0]).to.include({ command: 'gemini', installCommand: 'npm install -g @google/gemini-cli' });
         expect(definitions[0].args).to.deep.equal(['--acp']);
         // Claude Code and Codex speak ACP through published adapters: those are what runs and what to install.
         expect(definitions[2]).to.deep.include({ command: 'claude-agent-acp', args: [], installCommand: 'npm install -g @agentclientprotocol/claude-agent-acp' });
         expect(definitions[3]).to.deep.include({ command: 'codex-acp', args: [], installCommand: 'npm install -g @agentclientprotocol/codex-acp' });
+        // OpenCode and GitHub Copilot CLI have ACP modes of their own.
+        expect(definitions[4]).to.deep.include({ command: 'opencode', args: ['acp'], installCommand: 'npm install -g opencode-ai' });
+        expect(definitions[5]).to.deep.include({ command: 'copilot', args: ['--acp'], installCommand: 'npm install -g @github/copilot' });
         expect(problems).to.deep.equal([]);
     });
 
@@ -19,9 +22,9 @@ describe('parseAgentDefinitions', () => {
             { name: 'gemini', command: './.theia/impostor.sh', args: ['--acp'], env: { NODE_OPTIONS: '--require ./x.js' } }
         ]);
         expect(problems).to.deep.equal(['Agent "gemini" is ignored: a built-in agent has that name and cannot be replaced; give yours a name of its own']);
-        expect(definitions.map(d => d.name)).to.deep.equal(['Gemini', 'Qwen', 'Claude', 'Codex', 'my-agent']);
+        expect(definitions.map(d => d.name)).to.deep.equal([...BUILT_IN_ACP_AGENTS.map(d => d.name), 'my-agent']);
         expect(definitions[0]).to.deep.include({ command: 'gemini', args: ['--acp'], env: {} });
-        expect(definitions[4].env).to.deep.equal({});
+        expect(definitions[BUILT_IN_ACP_AGENTS.length].env).to.deep.equal({});
     });
 
     it('keeps a built-in name reserved while the built-ins are turned off', () => {

@@ -29,6 +29,11 @@ export interface AcpClientHandlers {
     waitForTerminalExit?(params: acp.WaitForTerminalExitRequest, signal: AbortSignal): Promise<acp.WaitForTerminalExitResponse>;
     killTerminal?(params: acp.KillTerminalRequest): Promise<void>;
     releaseTerminal?(params: acp.ReleaseTerminalRequest): Promise<void>;
+    /**
+     * The agent asked for something no handler serves (a method of a newer ACP, or one not advertised):
+     * the SDK answers it "method not found" (-32601), as the protocol says; this lets the IDE show it.
+     */
+    unsupportedRequest?(method: string, sessionId: string | undefined): void;
 }
 
 /** How the agent process ended. */
@@ -108,6 +113,8 @@ export class AcpAgentConnection {
         readline.createInterface({ input: forLog }).on('line', line => {
             if (line.trim() && !looksLikeJsonObject(line)) {
                 this.logger.warn(`The agent wrote a line that is not a JSON-RPC message; ignored: ${line.slice(0, 200)}`);
+            } else if (line.trim()) {
+                this.noticeUnsupportedRequest(line);
             }
         });
         this.child.stdin!.on('error', error => this.logger.debug(`agent stdin: ${error.message}`));
@@ -116,8 +123,41 @@ export class AcpAgentConnection {
         void this.exited.then(() => this.connection.close(new Error(this.describeExit())));
     }
 
+    /** The methods of the agent's requests that a handler serves (session/update is a notification). */
+    protected readonly servedMethods = new Set<string>();
+
+    protected noticeUnsupportedRequest(line: string): void {
+        // Most lines are session updates, some of them large (tool output): they are not parsed twice.
+        if (!line.includes('"id"') || line.includes('"method":"session/update"')) {
+            return;
+        }
+        let message: { id?: unknown; method?: unknown; params?: { sessionId?: unknown } };
+        try {
+            message = JSON.parse(line);
+        } catch {
+            return;
+        }
+        if (message.id !== undefined && typeof message.method === 'string' && !this.servedMethods.has(message.method)) {
+            const sessionId = typeof message.params?.sessionId === 'string' ? message.params.sessionId : undefined;
+            this.logger.warn(`The agent asked "${message.method.slice(0, 100)}", which this client does not serve; it is answered "method not found"`);
+            this.handlers.unsupportedRequest?.(message.method, sessionId);
+        }
+    }
+
     protected createClient(): acp.ClientApp {
         const h = this.handlers;
+        const methods = acpSdk().methods.client;
+        this.servedMethods.add(methods.session.requestPermission);
+        if (h.readTextFile) {
+            this.servedMethods.add(methods.fs.readTextFile);
+        }
+        if (h.writeTextFile) {
+            this.servedMethods.add(methods.fs.writeTextFile);
+        }
+        if (h.createTerminal) {
+            [methods.terminal.create, methods.terminal.output, methods.terminal.waitForExit, methods.terminal.kill, methods.terminal.release]
+                .forEach(method => this.servedMethods.add(method));
+        }
         const app = acpSdk().client({ name: 'theia-acp-client' })
             .onNotification(acpSdk().methods.client.session.update, ({ params }) => h.sessionUpdate(params))
             .onRequest(acpSdk().methods.client.session.requestPermission, ({ params, signal }) => h.requestPermission(params, signal));

@@ -209,6 +209,19 @@ describe('AcpAgent against a scripted ACP agent process', function (): void {
         expect(exits).to.deep.equal([{ code: 3, signal: null, stderrTail: 'fatal: simulated crash of the fake agent', expected: false }]);
     });
 
+    it('a request this client does not serve is answered "method not found", reported with its session, and the turn goes on', async () => {
+        const unsupported: { session?: string; method: string }[] = [];
+        agent = new AcpAgent({ command: process.execPath, args: [FAKE_AGENT], cwd: dir, env: { PATH: process.env.PATH, FAKE_AGENT_LOG: logFile } },
+            { ...services(), onUnsupportedRequest: (session, method) => unsupported.push({ session: session?.sessionId, method }) }, logger);
+        await agent.initialize({ name: 'spec', version: '0' });
+        const s = await agent.newSession({ cwd: dir, mcpServers: [] });
+        const result = await s.prompt([{ type: 'text', text: 'unsupported' }]);
+        expect(result.stopReason).to.equal('end_turn');
+        expect(text('agent_message_chunk')).to.equal('x-future/ask: error -32601');
+        expect(unsupported).to.deep.equal([{ session: s.sessionId, method: 'x-future/ask' }]);
+        expect(warnings.join('\n')).to.contain('The agent asked "x-future/ask", which this client does not serve');
+    });
+
     it('a line that is not JSON-RPC is logged and the session goes on', async () => {
         const s = await session();
         expect((await s.prompt([{ type: 'text', text: 'garbage' }])).stopReason).to.equal('end_turn');

@@ -9,6 +9,8 @@ export interface AcpClientServices {
     askPermission(session: AcpSession, params: acp.RequestPermissionRequest, toolCall: ToolCallState): Promise<acp.RequestPermissionOutcome>;
     /** A session update, after the session's tool-call state took it in. */
     onUpdate(session: AcpSession, update: acp.SessionUpdate, toolCall?: ToolCallState): void;
+    /** The agent asked for something this client does not serve; it was answered "method not found". */
+    onUnsupportedRequest?(session: AcpSession | undefined, method: string): void;
     readTextFile?(session: AcpSession, params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
     writeTextFile?(session: AcpSession, params: acp.WriteTextFileRequest): Promise<void>;
     terminals?: {
@@ -128,6 +130,7 @@ export class AcpAgent {
                 }
             },
             requestPermission: (params, signal) => this.session(params.sessionId).requestPermission(params, signal),
+            unsupportedRequest: (method, sessionId) => services.onUnsupportedRequest?.(sessionId === undefined ? undefined : this.sessions.get(sessionId), method),
             readTextFile: services.readTextFile && (params => services.readTextFile!(this.session(params.sessionId), params)),
             writeTextFile: services.writeTextFile && (params => services.writeTextFile!(this.session(params.sessionId), params)),
             ...(services.terminals ? {

@@ -18,6 +18,8 @@ export interface AcpTurnSink {
     /** The write as Pending Changes lists it when the user did not review it; undefined for a reviewed one. */
     unreviewedWrite(request: acp.WriteTextFileRequest): ReviewedProposal | undefined;
     onAgentExit(message: string): void;
+    /** The agent asked for `method`, which the client does not serve; it was answered "method not found". */
+    onUnsupportedRequest(method: string): void;
 }
 
 /** Receives the backend's calls for this window and hands them to the chat session they belong to. */
@@ -91,6 +93,11 @@ export class AcpChatClientImpl implements AcpChatClient {
 
     showTerminal(_chatSessionId: string, terminal: { terminalId: string; processId: number; title: string }): void {
         void this.terminals.show(terminal);
+    }
+
+    onUnsupportedRequest(chatSessionId: string, method: string): void {
+        this.logger.warn(`Chat ${chatSessionId}: the agent asked "${method}", which this chat does not support; it was answered "method not found"`);
+        this.sinks.get(chatSessionId)?.onUnsupportedRequest(method);
     }
 
     onAgentExit(chatSessionId: string, message: string): void {

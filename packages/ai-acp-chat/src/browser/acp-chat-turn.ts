@@ -317,6 +317,12 @@ export class AcpChatTurn implements AcpTurnSink {
         this.exitMessage = message;
     }
 
+    /** Said in the answer, where the agent's next words may depend on it: the agent was told it cannot have that here. */
+    onUnsupportedRequest(method: string): void {
+        this.add(new MarkdownChatResponseContentImpl(`\n\n*${nls.localize('theia-cli-companion/acp-chat/unsupportedRequest',
+            '{0} asked for {1}, which this chat does not support yet; it was told so ("method not found").', this.agentName, `\`${method.replace(/`/g, '')}\``)}*\n\n`));
+    }
+
     /** Closes the reviews still open when the turn ends (cancelled, failed): their questions are moot. */
     dispose(): void {
         this.openReviews.forEach(id => this.diffs.reject(id).catch(() => undefined));

@@ -42,7 +42,8 @@ export const acpChatPreferenceSchema: PreferenceSchema = {
             type: 'boolean',
             default: true,
             description: nls.localize('theia-cli-companion/acp-chat/builtIns',
-                'Offer Gemini CLI (gemini --acp), Qwen Code (qwen --acp), Claude Code (claude-agent-acp) and Codex (codex-acp) as chat agents.')
+                // eslint-disable-next-line @stylistic/max-len -- an nls default text is one string literal
+                'Offer Gemini CLI (gemini --acp), Qwen Code (qwen --acp), Claude Code (claude-agent-acp), Codex (codex-acp), OpenCode (opencode acp) and GitHub Copilot CLI (copilot --acp) as chat agents.')
         },
         [ACP_SHARE_MCP_SERVERS_PREF]: {
             type: 'object',

@@ -140,4 +140,6 @@ export interface AcpChatClient {
     showTerminal(chatSessionId: string, terminal: { terminalId: string; processId: number; title: string }): void;
     /** The agent process ended on its own; `message` says how. */
     onAgentExit(chatSessionId: string, message: string): void;
+    /** The agent asked for something the client does not serve (`method`); it was answered "method not found". */
+    onUnsupportedRequest(chatSessionId: string, method: string): void;
 }

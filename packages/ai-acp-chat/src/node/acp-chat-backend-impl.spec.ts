@@ -38,6 +38,7 @@ describe('AcpChatBackendImpl', function (): void {
     /** What the window's open editor of a file holds; undefined: no editor has it open. */
     let onOpenEditorText: (filePath: string) => string | undefined = () => undefined;
     const exits: string[] = [];
+    const unsupported: string[] = [];
     const logged: string[] = [];
     const messages: string[] = [];
     const shown: { terminalId: string; processId: number; title: string }[] = [];
@@ -91,7 +92,8 @@ describe('AcpChatBackendImpl', function (): void {
             },
             editedContentFor: async (_chat, request) => onEditedContentFor(request),
             didWriteTextFile: async (_chat, filePath) => { written.push(filePath); },
-            onAgentExit: (_chat, message) => exits.push(message)
+            onAgentExit: (_chat, message) => exits.push(message),
+            onUnsupportedRequest: (chat, method) => unsupported.push(`${chat}: ${method}`)
         };
         backend.setClient(client);
     });
@@ -115,6 +117,13 @@ describe('AcpChatBackendImpl', function (): void {
         expect(whole?.split('\n')).to.have.length(50000);
         expect(whole?.split('\n')[49999]).to.equal('output line 50000');
         expect(await backend.toolOutput('chat-1', 'no-such-call')).to.equal(undefined);
+    });
+
+    it('tells the window of a request the agent made that the client does not serve; the turn ends as usual', async () => {
+        await start();
+        unsupported.length = 0;
+        expect(await backend.prompt('chat-1', [{ type: 'text', text: 'unsupported' }])).to.deep.include({ ok: true, stopReason: 'end_turn' });
+        expect(unsupported).to.deep.equal(['chat-1: x-future/ask']);
     });
 
     it('records what a turn changed, also files the agent wrote itself, and restores them to before the turn', async () => {

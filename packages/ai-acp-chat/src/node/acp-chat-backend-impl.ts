@@ -164,6 +164,8 @@ export class AcpChatBackendImpl implements AcpChatBackend {
         const services: AcpClientServices = {
             // The window renders a few screens of a tool's output however long it is; the rest stays here, on demand.
             onUpdate: (_session, update, toolCall) => this.client?.onSessionUpdate(chatSessionId, boundUpdate(update), toolCall && boundToolCall(toolCall).state),
+            // One agent process per chat: whatever session it names, the chat is this one.
+            onUnsupportedRequest: (_session, method) => this.client?.onUnsupportedRequest(chatSessionId, method.slice(0, 100)),
             askPermission: async (_session, params, toolCall) => {
                 if (!this.client) {
                     return { outcome: 'cancelled' };

@@ -183,6 +183,13 @@ const turns: Record<string, (cx: Context, args: string[]) => Promise<acp.PromptR
         process.stderr.write('fatal: simulated crash of the fake agent\n');
         process.exit(3);
     },
+    /** Asks the client something it does not serve (a method of a newer ACP), then goes on with what it got back. */
+    async unsupported(cx) {
+        const answer = await cx.client.request('x-future/ask', { sessionId: cx.params.sessionId, question: 'May I?' })
+            .then(() => 'answered', (error: { code?: number }) => `error ${error.code}`);
+        await say(cx, `x-future/ask: ${answer}`);
+        return { stopReason: 'end_turn' };
+    },
     async garbage(cx) {
         process.stdout.write('this line is not JSON-RPC\n');
         await say(cx, 'still here');

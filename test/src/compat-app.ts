@@ -48,6 +48,9 @@ const THEIA_PACKAGES = [
     'preferences', 'messages', 'process', 'ai-core', 'ai-chat', 'ai-chat-ui'
 ];
 
+/** Our packages that are Theia extensions: the code that uses Theia's API. */
+const THEIA_EXTENSIONS = ['ai-cli-core', 'ai-cli-ide-companion', 'ai-acp-chat', 'ai-agent-tasks'];
+
 /**
  * What users of the Theia IDE product have: VS Code extensions run in Theia's plugin host, and Theia
  * extensions need a rebuild of the app. The app of the plugin-host test has no extension of ours.
@@ -204,6 +207,29 @@ export class CompatApp {
             dependencies: Object.fromEntries(PLUGIN_HOST_PACKAGES.map(name => [`@theia/${name}`, theiaVersion])),
             devDependencies: { '@theia/cli': theiaVersion }
         };
+    }
+
+    /**
+     * Type-checks our Theia extensions' sources against the Theia this app has: a Theia API they use
+     * that differs at this version fails to compile here. The sources are copied into the app, so their
+     * imports resolve in its node_modules (our Theia-free packages: the installed tarballs' declarations);
+     * the compiler options are the repository's own.
+     */
+    async typeCheck(): Promise<{ code: number | string; output: string }> {
+        const dir = path.join(this.dir, 'typecheck');
+        fs.rmSync(dir, { recursive: true, force: true });
+        for (const name of THEIA_EXTENSIONS) {
+            fs.cpSync(path.join(REPO_ROOT, 'packages', name, 'src'), path.join(dir, name, 'src'), { recursive: true });
+        }
+        const base = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'configs', 'base.tsconfig.json'), 'utf8')).compilerOptions;
+        const { composite: _composite, declaration: _declaration, declarationMap: _declarationMap, sourceMap: _sourceMap, ...options } = base;
+        fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({
+            compilerOptions: { ...options, noEmit: true, types: ['node'] },
+            include: THEIA_EXTENSIONS.flatMap(name => [`${name}/src/**/*.ts`, `${name}/src/**/*.tsx`]),
+            // Specs and test helpers import test-only packages a user's app does not have.
+            exclude: ['**/*.spec.ts', '**/*.slow-spec.ts', '**/test/**']
+        }));
+        return runCollecting(path.join(REPO_ROOT, 'node_modules', '.bin', 'tsc'), ['-p', dir], dir, buildEnvironment(), 5 * 60_000);
     }
 
     /**

@@ -68,6 +68,11 @@ describe('Compatibility: the packed packages in a fresh Theia app at each tested
                 expect(tree.problems).to.deep.equal([]);
             });
 
+            it('our Theia extensions\' sources type-check against this Theia\'s own declarations (an API that differs here would not compile)', async () => {
+                const { code, output } = await app.typeCheck();
+                expect(code, output.slice(0, 6000)).to.equal(0);
+            });
+
             it('shows the workbench with the companion running, no CLI connected yet', async () => {
                 await window!.page.locator('#status-bar-ai-cli-ide-companion\\.status .codicon-debug-disconnect').waitFor({ state: 'visible', timeout: 30000 });
                 expect(await window!.statusText()).to.match(/^\s*CLI\s*$/);

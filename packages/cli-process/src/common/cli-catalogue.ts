@@ -57,6 +57,14 @@ export const CLI_CATALOGUE = Object.freeze({
             agentName: 'Codex', args: [], description: 'OpenAI Codex as an ACP agent (through the Codex ACP adapter)',
             adapter: { npmPackage: '@agentclientprotocol/codex-acp', command: 'codex-acp' }
         }
+    },
+    opencode: {
+        id: 'opencode', displayName: 'OpenCode', npmPackage: 'opencode-ai', command: 'opencode',
+        acp: { agentName: 'OpenCode', args: ['acp'], description: 'OpenCode as an ACP agent (opencode acp)' }
+    },
+    copilot: {
+        id: 'copilot', displayName: 'GitHub Copilot CLI', npmPackage: '@github/copilot', command: 'copilot',
+        acp: { agentName: 'Copilot', args: ['--acp'], description: 'GitHub Copilot CLI as an ACP agent (copilot --acp)' }
     }
 } as const satisfies Record<string, CliDescription>);
 

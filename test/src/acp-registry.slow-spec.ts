@@ -11,6 +11,7 @@ import { TheiaBackend } from './theia-backend';
 import { TheiaWindow } from './theia-window';
 
 const NPX_PACKAGE = '@acp-test/fake-registry-agent';
+const ICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" fill="#c0ffee"/></svg>';
 
 /**
  * *Add Agent from ACP Registry…* against a registry on loopback, as a user meets it: agents listed from
@@ -33,7 +34,7 @@ describe('ACP chat: agents from the ACP Registry', function (): void {
     const binaryAgent = (version: string, sha256?: string, id = 'fake-binary', name = 'Fake Binary') => {
         const archive = host.putBinaryArchive(id, version);
         return {
-            id, name, version, description: `The scripted agent as a ${id} archive`, license: 'EPL-2.0',
+            id, name, version, description: `The scripted agent as a ${id} archive`, license: 'EPL-2.0', icon: host.url('/files/icon.svg'),
             distribution: {
                 binary: {
                     [platform]: { archive: archive.url, sha256: sha256 ?? archive.sha256, cmd: './bin/agent', env: { FAKE_AGENT_LOG: path.join(sandbox.tmp, `${id}.jsonl`) } }
@@ -58,6 +59,7 @@ describe('ACP chat: agents from the ACP Registry', function (): void {
         const response = await chat.send(`@${mention} echo ${text}`, true);
         await chat.finished(response);
         expect(await chat.text(response)).to.contain(`echo ${text}`);
+        return response;
     };
 
     before(async () => {
@@ -65,6 +67,7 @@ describe('ACP chat: agents from the ACP Registry', function (): void {
         host = new AcpRegistryHost(path.join(sandbox.root, 'registry-host'));
         await host.start();
         host.putNpmPackage(NPX_PACKAGE, '1.0.0');
+        host.put('/files/icon.svg', ICON, 'image/svg+xml');
         host.putRegistry([binaryAgent('1.0.0'), binaryAgent('1.0.0', 'f'.repeat(64), 'tampered', 'Tampered'), npxAgent]);
         host.putRegistry([{ ...npxAgent, id: 'evil', name: 'Evil Workspace Agent' }], '/workspace-registry.json');
         host.put('/malformed.json', JSON.stringify({ version: '1.0.0', agents: 'none' }));
@@ -105,7 +108,11 @@ describe('ACP chat: agents from the ACP Registry', function (): void {
         const record = JSON.parse(fs.readFileSync(path.join(installedRoot(), 'fake-binary', 'installed.json'), 'utf8'));
         expect(record).to.deep.include({ id: 'fake-binary', version: '1.0.0', distribution: 'binary' });
         expect(fs.statSync(path.join(installedRoot(), 'fake-binary', 'installed.json')).mode & 0o777).to.equal(0o600);
-        await answers('Fake-Binary', 'from a binary agent');
+        const response = await answers('Fake-Binary', 'from a binary agent');
+        // Under the registry's icon, fetched by the backend and shown from a data URL.
+        const icon = response.locator('.acp-registry-icon-fake-binary').first();
+        await icon.waitFor({ state: 'attached', timeout: 10000 });
+        expect(await icon.evaluate(node => getComputedStyle(node).backgroundImage)).to.contain(`data:image/svg+xml;base64,${Buffer.from(ICON).toString('base64')}`);
     });
 
     it('refuses an archive whose SHA-256 is not the registry\'s, and keeps nothing of it', async () => {

@@ -4,3 +4,4 @@ export * from './acp-agent-connection';
 // Reading the ACP Registry and installing its agents for this user.
 export * from './registry/acp-registry-client';
 export * from './registry/acp-registry-installer';
+export * from './registry/fetch-agent-icon';

@@ -49,7 +49,8 @@ export class AcpChatAgent implements ChatAgent {
     readonly id: string;
     readonly name: string;
     readonly description: string;
-    readonly iconClass = 'codicon codicon-terminal';
+    /** A terminal; an agent from the ACP Registry shows the registry's icon. */
+    iconClass = 'codicon codicon-terminal';
     readonly locations = [ChatAgentLocation.Panel];
     readonly tags = ['ACP'];
     readonly variables: string[] = [];

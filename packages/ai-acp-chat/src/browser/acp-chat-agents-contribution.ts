@@ -120,7 +120,7 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
             this.chatAgents.unregisterChatAgent(agent.id);
             this.agentService.unregisterAgent(agent.id);
         });
-        this.registered = definitions.map(definition => new AcpChatAgent(definition, {
+        this.registered = definitions.map(definition => this.iconed(definition.name, registry.registryIds, new AcpChatAgent(definition, {
             backend: this.backend, client: this.client, diffs: this.diffs, keyStore: this.keyStore, quickInput: this.quickInput, attachments: this.attachments,
             turnChanges: this.turnChanges,
             workspace: async () => {
@@ -131,11 +131,21 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
             onCommands: (agent, commands) => this.offerCommands(agent, commands),
             mcpServers: agentName => this.mcpServersFor(agentName),
             mayStart: agentName => this.trustGate.mayStart(agentName)
-        }));
+        })));
         this.registered.forEach(agent => {
             this.agentService.registerAgent(agent);
             this.chatAgents.registerChatAgent(agent);
         });
+    }
+
+    /** An agent from the ACP Registry is shown with the registry's icon, once it was fetched. */
+    protected iconed(name: string, registryIds: Map<string, string>, agent: AcpChatAgent): AcpChatAgent {
+        const registryId = registryIds.get(name);
+        const iconClass = registryId && this.registryAgents.iconClassOf(registryId);
+        if (iconClass) {
+            agent.iconClass = iconClass;
+        }
+        return agent;
     }
 
     /**

@@ -29,4 +29,6 @@ export interface AcpRegistryBackend {
     install(url: string, agentId: string): Promise<{ readonly agent: InstalledAcpAgent; readonly warnings: readonly string[] }>;
     /** Removes every version of `agentId`; whether there was one. */
     remove(agentId: string): Promise<boolean>;
+    /** The installed agent's icon as an SVG or PNG `data:` URL; undefined when it has none or it cannot be had. */
+    icon(agentId: string): Promise<string | undefined>;
 }

@@ -15,8 +15,9 @@ describe('ACP chat: agents installed from the ACP Registry', () => {
     });
 
     it('start exactly what their install recorded', () => {
-        const { definitions, problems } = registryAgentDefinitions([installed('goose', 'goose')], BUILT_IN_ACP_AGENTS);
+        const { definitions, problems, registryIds } = registryAgentDefinitions([installed('goose', 'goose')], BUILT_IN_ACP_AGENTS);
         expect(problems).to.deep.equal([]);
+        expect([...registryIds]).to.deep.equal([['goose', 'goose']]);
         expect(definitions).to.deep.equal([{
             name: 'goose', command: '/home/u/.theia/acp-agents/goose/1.0.0/bin/agent', args: ['--acp'], env: { MODE: 'acp' },
             description: 'goose for tests (ACP Registry, 1.0.0)', installCommand: 'CLI Companion: Add Agent from ACP Registry…'
@@ -31,6 +32,13 @@ describe('ACP chat: agents installed from the ACP Registry', () => {
         expect(definitions.map(definition => definition.name)).to.deep.equal(['Junie']);
         expect(problems).to.have.length(3);
         expect(problems[0]).to.equal('The agent "gemini" installed from the ACP Registry is not offered: the chat already has an agent @gemini');
+    });
+
+    it('an uvx agent that cannot start says what to install: uv, which brings uvx', () => {
+        const agent = { ...installed('minion', 'Minion'), distribution: 'uvx' as const, launch: { command: 'uvx', args: ['minion-code@0.1.5', 'acp'], env: {} } };
+        const [definition] = registryAgentDefinitions([agent], []).definitions;
+        expect(definition).to.deep.include({ name: 'Minion', command: 'uvx', args: ['minion-code@0.1.5', 'acp'] });
+        expect(definition.installCommand).to.match(/^uv \(it brings uvx/);
     });
 
     it('leave out a record that cannot be started, saying which', () => {

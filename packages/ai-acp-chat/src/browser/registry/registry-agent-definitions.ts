@@ -7,6 +7,8 @@ export function registryMention(name: string): string {
 
 export interface RegistryAgentDefinitions {
     readonly definitions: AcpAgentDefinition[];
+    /** The registry id of each definition, by its name. */
+    readonly registryIds: Map<string, string>;
     /** One sentence per installed agent the chat cannot offer, saying why. */
     readonly problems: string[];
 }
@@ -18,6 +20,7 @@ export interface RegistryAgentDefinitions {
  */
 export function registryAgentDefinitions(installed: readonly InstalledAcpAgent[], taken: readonly AcpAgentDefinition[]): RegistryAgentDefinitions {
     const definitions: AcpAgentDefinition[] = [];
+    const registryIds = new Map<string, string>();
     const problems: string[] = [];
     const isTaken = (name: string) => [...taken, ...definitions].some(other => other.name.toLowerCase() === name.toLowerCase());
     for (const agent of installed) {
@@ -29,13 +32,16 @@ export function registryAgentDefinitions(installed: readonly InstalledAcpAgent[]
         const parsed = AcpAgentDefinitionSchema.safeParse({
             name, command: agent.launch.command, args: agent.launch.args, env: agent.launch.env,
             description: `${agent.description} (ACP Registry, ${agent.version})`.slice(0, 200),
-            installCommand: 'CLI Companion: Add Agent from ACP Registry…'
+            installCommand: agent.distribution === 'uvx'
+                ? 'uv (it brings uvx; https://docs.astral.sh/uv/), then start the chat again'
+                : 'CLI Companion: Add Agent from ACP Registry…'
         });
         if (parsed.success) {
             definitions.push(parsed.data);
+            registryIds.set(name, agent.id);
         } else {
             problems.push(`The agent "${agent.name}" installed from the ACP Registry is not offered: its record cannot be started`);
         }
     }
-    return { definitions, problems };
+    return { definitions, registryIds, problems };
 }

@@ -223,8 +223,14 @@ export class CompatApp {
         }
         const base = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'configs', 'base.tsconfig.json'), 'utf8')).compilerOptions;
         const { composite: _composite, declaration: _declaration, declarationMap: _declarationMap, sourceMap: _sourceMap, ...options } = base;
+        // From 1.74 a Theia app no longer has @types/react (a type package only a build needs): the one
+        // this repository builds with stands in, so what is checked is Theia's API, not a missing package.
+        const reactTypes = fs.existsSync(path.join(this.dir, 'node_modules', '@types', 'react')) ? undefined : path.join(REPO_ROOT, 'node_modules', '@types', 'react');
         fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({
-            compilerOptions: { ...options, noEmit: true, types: ['node'] },
+            compilerOptions: {
+                ...options, noEmit: true, types: ['node'],
+                ...reactTypes ? { baseUrl: dir, paths: { 'react': [reactTypes], 'react/*': [`${reactTypes}/*`] } } : {}
+            },
             include: THEIA_EXTENSIONS.flatMap(name => [`${name}/src/**/*.ts`, `${name}/src/**/*.tsx`]),
             // Specs and test helpers import test-only packages a user's app does not have.
             exclude: ['**/*.spec.ts', '**/*.slow-spec.ts', '**/test/**']

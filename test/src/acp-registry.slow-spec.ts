@@ -152,6 +152,12 @@ describe('ACP chat: agents from the ACP Registry', function (): void {
         expect(JSON.parse(fs.readFileSync(path.join(installedRoot(), 'fake-binary', 'installed.json'), 'utf8')).version).to.equal('1.1.0');
         expect(fs.existsSync(path.join(installedRoot(), 'fake-binary', '1.0.0')), 'the old version removed').to.equal(false);
         await answers('Fake-Binary', 'after the update');
+        // The same command from the chat view's toolbar: the installed version is marked.
+        await window.page.locator('.lm-TabBar-toolbar .codicon-extensions').first().click();
+        const row = window.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Fake Binary' }).first();
+        await row.waitFor({ state: 'visible', timeout: 20000 });
+        expect(await row.innerText()).to.match(/1\.1\.0 · EPL-2\.0 · installed/);
+        await window.page.keyboard.press('Escape');
     });
 
     it('removes an installed agent', async () => {

@@ -2,6 +2,7 @@ import { inject, injectable, named } from '@theia/core/shared/inversify';
 import { Emitter, Event } from '@theia/core/lib/common/event';
 import { ILogger } from '@theia/core/lib/common/logger';
 import type { InstalledAcpAgent } from '@theia-cli-companion/acp-client/lib/common';
+import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 import { AcpRegistryBackend } from '../../common/acp-registry-protocol';
 
 /** The agents this user installed from an ACP Registry, as the backend last listed them. */
@@ -58,15 +59,20 @@ export class AcpRegistryAgents {
     async refresh(): Promise<void> {
         try {
             const { agents, problems } = await this.backend.installed();
+            // The chat registers its agents anew on a change: none when the list is what it was (the usual start).
+            const changed = JSON.stringify(agents) !== JSON.stringify(this.current);
             this.current = agents;
             this.currentProblems = problems;
             problems.forEach(problem => this.logger.warn(problem));
-            this.onDidChangeEmitter.fire();
+            if (changed) {
+                this.onDidChangeEmitter.fire();
+            }
+            // Icons come after: an unreachable icon host never holds back the agents themselves.
             if (await this.loadIcons()) {
                 this.onDidChangeEmitter.fire();
             }
         } catch (error) {
-            this.logger.error(`The agents installed from the ACP Registry could not be listed: ${error instanceof Error ? error.message : error}`);
+            this.logger.error(`The agents installed from the ACP Registry could not be listed: ${describeError(error)}`);
         }
     }
 }

@@ -8,6 +8,7 @@ import { TabBarToolbarContribution, TabBarToolbarRegistry } from '@theia/core/li
 import { codicon } from '@theia/core/lib/browser/widgets/widget';
 import { ChatViewWidget } from '@theia/ai-chat-ui/lib/browser/chat-view-widget';
 import { ExecutionSettings } from '@theia-cli-companion/ai-cli-core/lib/browser';
+import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 import type { AcpRegistryAgent, InstalledAcpAgent } from '@theia-cli-companion/acp-client/lib/common';
 import { ACP_REGISTRY_URL_PREF } from '../../common/acp-chat-preferences';
 import { AcpRegistryBackend } from '../../common/acp-registry-protocol';
@@ -23,8 +24,6 @@ export namespace AcpRegistryCommands {
         id: 'aiCliCompanion.acp.removeRegistryAgent', category: 'CLI Companion', label: 'Remove Agent Installed from ACP Registry…'
     }, 'theia-cli-companion/acp-chat/removeRegistryAgent', CATEGORY_KEY);
 }
-
-const describe = (error: unknown) => error instanceof Error ? error.message : String(error);
 
 /**
  * *Add Agent from ACP Registry…* (the palette and the chat view's toolbar): lists the agents of the
@@ -100,8 +99,8 @@ export class AcpRegistryCommandContribution implements CommandContribution, TabB
             warnings.forEach(warning => this.messages.warn(warning));
             return true;
         } catch (error) {
-            this.logger.error(describe(error));
-            this.messages.error(nls.localize('theia-cli-companion/acp-chat/registryInstallFailed', '{0} was not installed: {1}', agent.name, describe(error)));
+            this.logger.error(describeError(error));
+            this.messages.error(nls.localize('theia-cli-companion/acp-chat/registryInstallFailed', '{0} was not installed: {1}', agent.name, describeError(error)));
             return false;
         } finally {
             progress.cancel();
@@ -125,7 +124,7 @@ export class AcpRegistryCommandContribution implements CommandContribution, TabB
             await this.agents.refresh();
             this.messages.info(nls.localize('theia-cli-companion/acp-chat/removedRegistryAgent', '{0} is removed.', picked.agent.name));
         } catch (error) {
-            this.messages.error(nls.localize('theia-cli-companion/acp-chat/removeFailed', '{0} could not be removed: {1}', picked.agent.name, describe(error)));
+            this.messages.error(nls.localize('theia-cli-companion/acp-chat/removeFailed', '{0} could not be removed: {1}', picked.agent.name, describeError(error)));
         }
     }
 
@@ -136,10 +135,10 @@ export class AcpRegistryCommandContribution implements CommandContribution, TabB
             listing.problems.forEach(problem => this.logger.warn(`ACP Registry ${url}: ${problem}`));
             return listing;
         } catch (error) {
-            this.logger.warn(`The ACP Registry at ${url} could not be read: ${describe(error)}`);
+            this.logger.warn(`The ACP Registry at ${url} could not be read: ${describeError(error)}`);
             if (!quiet) {
                 this.messages.error(nls.localize('theia-cli-companion/acp-chat/registryUnreadable',
-                    'The ACP Registry at {0} could not be read: {1}. Agents installed from it keep working.', url, describe(error)));
+                    'The ACP Registry at {0} could not be read: {1}. Agents installed from it keep working.', url, describeError(error)));
             }
             return undefined;
         }

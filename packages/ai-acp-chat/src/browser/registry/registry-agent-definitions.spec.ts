@@ -12,6 +12,7 @@ describe('ACP chat: agents installed from the ACP Registry', () => {
         expect(registryMention('Gemini CLI')).to.equal('Gemini-CLI');
         expect(registryMention('  Mistral  Vibe ')).to.equal('Mistral-Vibe');
         expect(registryMention('Kimi (Moonshot) ✓')).to.equal('Kimi-Moonshot');
+        expect(registryMention(`${'a'.repeat(39)} b`)).to.equal('a'.repeat(39));
     });
 
     it('start exactly what their install recorded', () => {

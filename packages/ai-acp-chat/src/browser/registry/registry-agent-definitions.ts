@@ -2,7 +2,7 @@ import { AcpAgentDefinition, AcpAgentDefinitionSchema, InstalledAcpAgent } from 
 
 /** The @mention of a registry agent: its registry name as one word of what the chat accepts ("Gemini CLI" → Gemini-CLI). */
 export function registryMention(name: string): string {
-    return name.replace(/[^A-Za-z0-9_.\s-]/g, '').trim().replace(/\s+/g, '-').replace(/-{2,}/g, '-').replace(/^-|-$/g, '').slice(0, 40);
+    return name.replace(/[^A-Za-z0-9_.\s-]/g, '').trim().replace(/\s+/g, '-').replace(/-{2,}/g, '-').slice(0, 40).replace(/^-+|-+$/g, '');
 }
 
 export interface RegistryAgentDefinitions {

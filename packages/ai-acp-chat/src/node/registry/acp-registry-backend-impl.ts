@@ -3,6 +3,7 @@ import { inject, injectable, named } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core/lib/common/logger';
 import { EnvVariablesServer } from '@theia/core/lib/common/env-variables';
 import { FileUri } from '@theia/core/lib/common/file-uri';
+import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 import { AcpRegistryClient, AcpRegistryInstaller, fetchAgentIcon } from '@theia-cli-companion/acp-client/lib/node';
 import { AcpInstalledAgents, AcpRegistryBackend, AcpRegistryListing } from '../../common/acp-registry-protocol';
 import type { InstalledAcpAgent } from '@theia-cli-companion/acp-client/lib/common';
@@ -48,7 +49,7 @@ export class AcpRegistryBackendImpl implements AcpRegistryBackend {
         let fetched = this.icons.get(icon);
         if (!fetched) {
             fetched = fetchAgentIcon(icon).catch(error => {
-                this.logger.warn(`The icon of agent "${agentId}" is not shown: ${error instanceof Error ? error.message : error}`);
+                this.logger.warn(`The icon of agent "${agentId}" is not shown: ${describeError(error)}`);
                 this.icons.delete(icon);
                 return undefined;
             });

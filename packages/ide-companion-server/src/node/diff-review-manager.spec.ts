@@ -71,15 +71,36 @@ describe('DiffReviewManager', () => {
         await cli.client.close();
     });
 
-    it('replaces an open diff of the same file and tells the first requester it was rejected', async () => {
+    it('replaces an open diff of the same file from the same session and tells that session it was rejected', async () => {
+        const cli = await connectCli(window);
+        await cli.call('openDiff', { filePath: file, newContent: 'one\n' });
+        await cli.call('openDiff', { filePath: file, newContent: 'two\n' });
+        await until(() => cli.notifications.length === 1);
+        expect(cli.notifications[0]).to.deep.equal({ method: 'ide/diffRejected', params: { filePath: file } });
+        expect(browser.closed).to.deep.equal([browser.opened[0].id]);
+        expect(window.diffs.openDiffs.map(diff => diff.id)).to.deep.equal([browser.opened[1].id]);
+        await cli.client.close();
+    });
+
+    it('keeps another session\'s proposal for the same file: both wait, each settles on its own answer', async () => {
         const first = await connectCli(window);
         const second = await connectCli(window);
         await first.call('openDiff', { filePath: file, newContent: 'one\n' });
         await second.call('openDiff', { filePath: file, newContent: 'two\n' });
+        expect(browser.closed, 'the first session\'s review stays open').to.deep.equal([]);
+        expect(window.diffs.openDiffs.map(diff => [diff.id, diff.sessionId])).to.deep.equal([
+            [browser.opened[0].id, first.transport.sessionId], [browser.opened[1].id, second.transport.sessionId]
+        ]);
+        expect(browser.opened.map(proposal => proposal.id)).to.satisfy((ids: string[]) => ids[0] !== ids[1]);
+        await window.diffs.resolve(browser.opened[1].id, { accepted: true, content: toRpcText('two\n') });
+        await until(() => second.notifications.length === 1);
+        expect(second.notifications[0]).to.deep.equal({ method: 'ide/diffAccepted', params: { filePath: file, content: 'two\n' } });
+        expect(first.notifications, 'the other session\'s answer is not the first\'s').to.deep.equal([]);
+        expect(window.diffs.openDiffs.map(diff => diff.sessionId)).to.deep.equal([first.transport.sessionId]);
+        await window.diffs.resolve(browser.opened[0].id, { accepted: false });
         await until(() => first.notifications.length === 1);
         expect(first.notifications[0]).to.deep.equal({ method: 'ide/diffRejected', params: { filePath: file } });
-        expect(browser.closed).to.deep.equal([browser.opened[0].id]);
-        expect(window.diffs.openDiffs.map(diff => diff.id)).to.deep.equal([browser.opened[1].id]);
+        expect(second.notifications).to.have.length(1);
         await first.client.close();
         await second.client.close();
     });

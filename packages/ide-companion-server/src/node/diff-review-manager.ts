@@ -138,9 +138,10 @@ export class DiffReviewManager {
             this.logger.warn(`Refused to show a diff: ${loggable(describeError(error))}`);
             return describeError(error);
         }
-        const previous = [...this.diffs.values()].find(diff => diff.filePath === filePath);
+        // A newer proposal replaces only its own session's for the file, whose requester learns it was rejected:
+        // another session's proposal for the same file is a review of its own (the window keys reviews by id).
+        const previous = this.diffOf(sessionId, filePath);
         if (previous) {
-            // A newer proposal for the same file replaces the older one, whose requester learns it was rejected.
             await this.reject(previous, 'replaced by a newer proposal');
             await frontend.closeDiff(previous.id).catch(() => undefined);
         }

@@ -103,6 +103,23 @@ describe('DiffReviewService', () => {
         expect(bed.opened.every(widget => widget.isDisposed)).to.equal(true);
     });
 
+    it('shows two sessions\' proposals for one file as two reviews, each settled on its own', async () => {
+        const first = await propose('s1', 'a.ts', 'from the first\n', true, { groupId: 'session-1' });
+        const second = await propose('s2', 'a.ts', 'from the second\n', true, { groupId: 'session-2' });
+        expect(first.uri.toString(), 'two editors, not one replaced').to.not.equal(second.uri.toString());
+        expect(DiffUris.decode(first.uri)[0].toString()).to.equal(DiffUris.decode(second.uri)[0].toString());
+        expect(bed.service.pending.map(proposal => [proposal.id, proposal.origin.groupId])).to.deep.equal([['s1', 'session-1'], ['s2', 'session-2']]);
+        await bed.service.accept('s2');
+        expect(second.isDisposed).to.equal(true);
+        expect(first.isDisposed, 'the other session\'s review stays open').to.equal(false);
+        expect(bed.service.pending.map(proposal => proposal.id)).to.deep.equal(['s1']);
+        // The second session's CLI writes its accepted text: the first review was made against the old content.
+        bed.files.set(fileUri('a.ts'), 'from the second\n');
+        await bed.service.accept('s1');
+        expect(bed.questions.map(problems => problems.join(' '))).to.satisfy((texts: string[]) => texts.length === 1 && texts[0].includes('a.ts changed on disk'));
+        expect(answers()).to.deep.equal([{ id: 's2', accepted: 'from the second\n' }, { id: 's1', accepted: 'from the first\n' }]);
+    });
+
     it('closes without an answer when the CLI decided, and returns what the proposal shows', async () => {
         const widget = await propose('d1', 'a.ts', 'proposed\n');
         bed.models.edited.set(widget.proposalUri, 'proposed, edited\n');

@@ -6,6 +6,7 @@ import { Container } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core/lib/common/logger';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { EnvVariablesServer } from '@theia/core/lib/common/env-variables';
+import { expectStillServing, HostileFiles, within } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
 import { AcpTurnCheckpoints } from './acp-turn-checkpoints';
 
 describe('AcpTurnCheckpoints', () => {
@@ -13,6 +14,7 @@ describe('AcpTurnCheckpoints', () => {
     let root: string;
     let configDir: string;
     const logged: string[] = [];
+    const hostile = new HostileFiles();
 
     const checkpointsInstance = () => {
         const container = new Container();
@@ -50,7 +52,10 @@ describe('AcpTurnCheckpoints', () => {
         write('keep.txt', 'untouched\n');
     });
 
-    afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
+    afterEach(() => {
+        hostile.release();
+        fs.rmSync(base, { recursive: true, force: true });
+    });
 
     it('lists what a turn changed, whoever wrote it, and nothing for a turn that changed nothing', async () => {
         const checkpoints = checkpointsInstance();
@@ -118,6 +123,32 @@ describe('AcpTurnCheckpoints', () => {
         expect(await restarted.restore('chat-1', 't1', { overwrite: [], skip: [] })).to.include({ kind: 'unavailable' });
         expect(logged.join('\n')).to.match(/checkpoints of chat chat-1 .* are unreadable and were set aside/);
         expect(await turn(restarted, 't2', { 'a.txt': 'again\n' })).to.not.equal(undefined);
+    });
+
+    it('a restore over a link to /dev/zero the turn left says "changed since" within a second, unread, and the backend keeps serving', async () => {
+        const checkpoints = checkpointsInstance();
+        await checkpoints.begin('chat-1', 't1', [root]);
+        hostile.linkToDevZero(file('a.txt'));
+        expect((await checkpoints.end('chat-1', 't1'))?.changes.map(change => [change.relativePath, change.kind])).to.deep.equal([['a.txt', 'deleted']]);
+        expect(await within(1000, 'a restore over a link to /dev/zero', checkpoints.restore('chat-1', 't1', { overwrite: [], skip: [] })))
+            .to.deep.equal({ kind: 'changed-since', files: [file('a.txt')] });
+        await expectStillServing(file('keep.txt'));
+        expect(fs.readlinkSync(file('a.txt'))).to.equal('/dev/zero');
+    });
+
+    it('restores over named pipes say "changed since" within a second, five at once, and an unrelated read still completes', async () => {
+        const checkpoints = checkpointsInstance();
+        await turn(checkpoints, 't1', { 'a.txt': 'a after\n', 'b.txt': 'b after\n' });
+        hostile.pipe(file('a.txt'));
+        const restores = Promise.all([1, 2, 3, 4, 5].map(() => checkpoints.restore('chat-1', 't1', { overwrite: [], skip: [] })));
+        expect(await within(1000, 'five restores over a named pipe', restores)).to.deep.equal(Array(5).fill({ kind: 'changed-since', files: [file('a.txt')] }));
+        await expectStillServing(file('keep.txt'));
+        // Told to overwrite it, the pipe is not written through (nor waited on): the file is named as not restored.
+        const forced = await within(1000, 'a forced restore over a named pipe', checkpoints.restore('chat-1', 't1', { overwrite: [file('a.txt')], skip: [] }));
+        expect(forced.kind === 'restored' && forced.failed.map(failure => failure.path)).to.deep.equal([file('a.txt')]);
+        expect(fs.lstatSync(file('a.txt')).isFIFO()).to.equal(true);
+        expect(await within(1000, 'a re-apply over a named pipe', checkpoints.reapply('chat-1', 't1', file('a.txt'), false)))
+            .to.deep.equal({ kind: 'changed-since', files: [file('a.txt')] });
     });
 
     it('refuses to restore through a folder swapped for a link out of the workspace', async () => {

@@ -9,7 +9,7 @@ import { EnvVariablesServer } from '@theia/core/lib/common/env-variables';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 import { ensurePrivateDirectory, writePrivateFileAtomic } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import {
-    BlobStore, restoreSnapshotFile, WorkspaceSnapshot, WorkspaceSnapshotter
+    BlobStore, currentSnapshotContent, restoreSnapshotFile, WorkspaceSnapshot, WorkspaceSnapshotter
 } from '@theia-cli-companion/ai-cli-core/lib/node';
 import type { SnapshotFileChange } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { AcpRestoreResult, AcpTurnCheckpoint, AcpTurnFileChange } from '../common/acp-chat-protocol';
@@ -176,8 +176,8 @@ export class AcpTurnCheckpoints {
         }
         const { blobs } = await this.open();
         const changedSince: string[] = [];
-        for (const [file, { last }] of plan) {
-            if (!overwrite.has(file) && !skip.has(file) && (dirty.has(file) || await currentSha(file) !== last.after)) {
+        for (const [file, { last, roots }] of plan) {
+            if (!overwrite.has(file) && !skip.has(file) && (dirty.has(file) || await fileChangedSince(file, roots, last.after))) {
                 changedSince.push(file);
             }
         }
@@ -268,9 +268,13 @@ export class AcpTurnCheckpoints {
     }
 }
 
-async function currentSha(file: string): Promise<string | undefined> {
-    const content = await fs.promises.readFile(file).catch(() => undefined);
-    return content && BlobStore.hash(content);
+/**
+ * Whether the file no longer holds `expected` (a blob id; undefined: no file). A link, a pipe or a device in
+ * its place, or a file too large, has changed, unread. One outside the roots is left to the restore to refuse.
+ */
+async function fileChangedSince(file: string, roots: readonly string[], expected: string | undefined): Promise<boolean> {
+    const current = await currentSnapshotContent(file, roots);
+    return current.kind === 'unreadable' || (current.kind === 'file' && current.sha !== expected);
 }
 
 function describe(turn: StoredTurn): AcpTurnCheckpoint {

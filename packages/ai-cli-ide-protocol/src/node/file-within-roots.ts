@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { isPathWithin } from '@theia-cli-companion/cli-process/lib/common';
 import { writeFileAtomic } from './private-file';
+import { readFileBounded } from './read-file-bounded';
 import { checkInsideRoots, describeRefusal } from './workspace-boundary';
 
 /** A write or removal refused because the path does not land inside the roots (or no longer does). */
@@ -60,34 +61,17 @@ export async function removeFileWithinRoots(file: string, roots: readonly string
  * Reads a file of the user's (an agent's read) only where it lands inside the roots, so that a link
  * planted after the check cannot hand it another file: the real path is opened without following a
  * final link, and where the system can say which file was opened (`/proc/self/fd`), that file is
- * checked again after opening. Undefined for a file that does not exist; at most `maxBytes` are read.
+ * checked again after opening (see readFileBounded). Undefined for a file that does not exist; at most
+ * `maxBytes` are read. Throws for anything else: an OutsideRootsError for a path outside the roots.
  */
 export async function readFileWithinRoots(file: string, roots: readonly string[], maxBytes: number): Promise<Buffer | undefined> {
-    const target = await landingWithinRoots(file, roots);
-    let handle: fs.promises.FileHandle;
-    try {
-        handle = await fs.promises.open(target, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-    } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ELOOP') {
-            throw new OutsideRootsError(`${file} became a symbolic link while being read; refused`);
-        }
-        return ignoreMissing(error);
-    }
-    try {
-        const opened = await fs.promises.realpath(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
-        if (opened !== undefined && !roots.some(root => isPathWithin(opened, root, path.sep))) {
-            throw new OutsideRootsError(`${file}: a folder on its way was replaced (it now leads to ${opened}) while being read; refused`);
-        }
-        const stat = await handle.stat();
-        if (!stat.isFile()) {
-            throw new Error(`${file} is not a regular file`);
-        }
-        if (stat.size > maxBytes) {
-            throw new Error(`${file} is ${stat.size} bytes, more than the ${maxBytes} an agent may read at once`);
-        }
-        return await handle.readFile();
-    } finally {
-        await handle.close();
+    const read = await readFileBounded(file, { roots, maxBytes, followLink: true });
+    switch (read.kind) {
+        case 'absent': return undefined;
+        case 'content': return read.content;
+        case 'unreadable': throw read.cause === 'outside' || read.cause === 'link'
+            ? new OutsideRootsError(`${file} ${read.reason}; refused`)
+            : new Error(`${file} ${read.reason}`);
     }
 }
 

@@ -12,4 +12,5 @@ export * from './private-file';
 export * from './private-tmp-directory';
 export * from './process-identity';
 export * from './process-liveness';
+export * from './read-file-bounded';
 export * from './workspace-boundary';

@@ -1,4 +1,3 @@
-import * as fs from 'fs';
 import * as path from 'path';
 import { inject, injectable } from 'inversify';
 import { FileUri } from './file-uri';
@@ -6,6 +5,7 @@ import {
     CLAUDE_DIFF_ANSWER, ClaudeCloseTabArgumentsSchema, ClaudeDocumentArgumentsSchema, ClaudeGetDiagnosticsArgumentsSchema, ClaudeNoArgumentsSchema,
     ClaudeOpenDiffArgumentsSchema, ClaudeOpenFileArgumentsSchema, ClaudeToolName, Diagnostic
 } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
+import { readFileBounded } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { IdeCompanionFrontendClient } from '../common';
 import { ClaudeWebSocketServer } from './claude-websocket-server';
 import { DiffReviewManager } from './diff-review-manager';
@@ -110,7 +110,7 @@ export class ClaudeIdeTools implements McpToolContribution {
         tool(ClaudeToolName.OPEN_FILE, 'Opens the file in the Theia editor, optionally selecting lines (1-based) or the text from startText to endText.',
             ClaudeOpenFileArgumentsSchema, async args => {
                 const fileUri = await fileUriInWorkspace(args.filePath, this.windowContext.roots);
-                const range = args.startText ? await findTextRange(args.filePath, args.startText, args.endText) : undefined;
+                const range = args.startText ? await findTextRange(args.filePath, this.windowContext.roots, args.startText, args.endText) : undefined;
                 const startLine = range?.startLine ?? args.startLine;
                 const endLine = range?.endLine ?? args.endLine ?? startLine;
                 await this.window.openFile({ fileUri, startLine, endLine, select: startLine !== undefined && (range !== undefined || args.endLine !== undefined) });
@@ -125,9 +125,21 @@ export class ClaudeIdeTools implements McpToolContribution {
     }
 }
 
-/** The 1-based lines from the first line containing `startText` through the next containing `endText`. */
-async function findTextRange(filePath: string, startText: string, endText?: string): Promise<{ startLine: number; endLine: number } | undefined> {
-    const lines = (await fs.promises.readFile(filePath, 'utf8')).split(/\r?\n/);
+/** Files searched for `startText` at most: a larger one (or a pipe, a device) is not searched. */
+export const MAX_OPEN_FILE_SEARCH_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The 1-based lines from the first line containing `startText` through the next containing `endText`. The file is
+ * read bounded, inside the roots, never a pipe or a device (see readFileBounded); one that cannot be read is an error.
+ */
+async function findTextRange(
+    filePath: string, roots: readonly string[], startText: string, endText?: string
+): Promise<{ startLine: number; endLine: number } | undefined> {
+    const read = await readFileBounded(filePath, { roots, maxBytes: MAX_OPEN_FILE_SEARCH_BYTES, followLink: true });
+    if (read.kind === 'unreadable') {
+        throw new Error(`Cannot search ${filePath} for startText: it ${read.reason}`);
+    }
+    const lines = (read.kind === 'content' ? read.content.toString('utf8') : '').split(/\r?\n/);
     const start = lines.findIndex(line => line.includes(startText));
     if (start < 0) {
         return undefined;

@@ -1,14 +1,16 @@
-import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { DiffOutcome, DiffProposal, fromRpcText, reviewedText, toRpcText } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { CompanionLogger, FileUri } from '@theia-cli-companion/ide-companion-server/lib/node';
+import { readFileBounded } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { PROPOSAL_SCHEME, ProposalFileSystem } from './proposal-file-system';
 
 /** The left side of a review: the file as it was when the proposal came, read-only. */
 export const ORIGINAL_SCHEME = 'ai-cli-original';
 /** True while the active editor shows a proposal: Accept and Reject are offered. */
 export const DIFF_VISIBLE_CONTEXT = 'aiCliCompanion.diffVisible';
+/** The largest original a review shows (a larger file, like a pipe or a device, is not read). */
+export const MAX_ORIGINAL_BYTES = 16 * 1024 * 1024;
 
 interface Review {
     readonly proposal: DiffProposal;
@@ -63,7 +65,7 @@ export class DiffReview implements vscode.TextDocumentContentProvider, vscode.Di
 
     async open(proposal: DiffProposal): Promise<void> {
         const filePath = FileUri.fsPath(proposal.fileUri);
-        const original = proposal.fileExists ? await fs.promises.readFile(filePath, 'utf8') : undefined;
+        const original = proposal.fileExists ? await this.readOriginal(filePath) : undefined;
         const text = fromRpcText(proposal.newContent);
         const name = path.basename(filePath);
         const review: Review = {
@@ -75,6 +77,20 @@ export class DiffReview implements vscode.TextDocumentContentProvider, vscode.Di
         this.reviews.set(proposal.id, review);
         this.onDidChangePendingEmitter.fire(this.reviews.size);
         await this.show(review);
+    }
+
+    /**
+     * The file as it is now, read bounded and never from a pipe or a device (see readFileBounded): one that
+     * cannot be read is shown empty on the left, with a warning saying why.
+     */
+    protected async readOriginal(filePath: string): Promise<string | undefined> {
+        const read = await readFileBounded(filePath, { maxBytes: MAX_ORIGINAL_BYTES, followLink: true });
+        if (read.kind === 'unreadable') {
+            this.logger.warn(`The original of ${filePath} is shown empty: it ${read.reason}`);
+            void vscode.window.showWarningMessage(vscode.l10n.t('{0} {1}; its original is shown empty.', filePath, read.reason));
+            return '';
+        }
+        return read.kind === 'content' ? read.content.toString('utf8') : undefined;
     }
 
     /** The CLI withdrew its proposal: the diff closes; resolves with the right side's text if it was open. */

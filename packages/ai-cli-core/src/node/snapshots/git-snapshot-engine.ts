@@ -1,6 +1,7 @@
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import { readFileBounded } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import type { SnapshotFileChange } from '../../common/snapshot-file-change';
 import { BlobStore } from './blob-store';
 import { PrivateGitRepository } from './private-git-repository';
@@ -182,14 +183,15 @@ export async function findFolderRepository(root: string): Promise<FolderReposito
     let gitDir: string | undefined;
     if (stat?.isDirectory()) {
         gitDir = dotGit;
-    } else if (stat?.isFile() && stat.size < 4096) {
-        const pointer = /^gitdir: (.+)$/m.exec(await fs.promises.readFile(dotGit, 'utf8'))?.[1].trim();
+    } else if (stat?.isFile()) {
+        const pointer = /^gitdir: (.+)$/m.exec(await readSmallText(dotGit) ?? '')?.[1].trim();
         gitDir = pointer ? path.resolve(root, pointer) : undefined;
     }
     if (!gitDir) {
         return undefined;
     }
-    const common = await fs.promises.readFile(path.join(gitDir, 'commondir'), 'utf8').then(text => path.resolve(gitDir!, text.trim()), () => gitDir!);
+    const commondir = await readSmallText(path.join(gitDir, 'commondir'));
+    const common = commondir !== undefined ? path.resolve(gitDir, commondir.trim()) : gitDir;
     const objects = path.join(common, 'objects');
     const usable = (candidate: string) => !/[\n\r]/.test(candidate) && path.isAbsolute(candidate);
     if (!usable(objects) || !(await fs.promises.stat(objects).catch(() => undefined))?.isDirectory()) {
@@ -197,4 +199,10 @@ export async function findFolderRepository(root: string): Promise<FolderReposito
     }
     const index = path.join(gitDir, 'index');
     return { objects, index: (await fs.promises.lstat(index).catch(() => undefined))?.isFile() ? index : undefined };
+}
+
+/** A pointer file of a repository (`.git`, `commondir`): a regular file of at most 4 KiB, never a link, a pipe or a device. */
+async function readSmallText(file: string): Promise<string | undefined> {
+    const read = await readFileBounded(file, { maxBytes: 4096 });
+    return read.kind === 'content' ? read.content.toString('utf8') : undefined;
 }

@@ -1,6 +1,5 @@
-import * as fs from 'fs';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
-import { landingWithinRoots, OutsideRootsError, removeFileWithinRoots, writeFileWithinRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { OutsideRootsError, readFileBounded, removeFileWithinRoots, writeFileWithinRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { BlobStore } from './blob-store';
 
 export type SnapshotRestoreResult =
@@ -28,13 +27,11 @@ export async function restoreSnapshotFile(
     restore: SnapshotRestore, blobs: BlobStore, roots: readonly string[], rootsName = 'the workspace folders'
 ): Promise<SnapshotRestoreResult> {
     const outside = (error: unknown) => ({ kind: 'not-restorable', reason: `it no longer lies inside ${rootsName} (${describeError(error)})` } as const);
-    let current: Buffer | undefined;
-    try {
-        current = await fs.promises.readFile(await landingWithinRoots(restore.file, roots)).catch(() => undefined);
-    } catch (error) {
-        return outside(error);
+    const current = await currentSnapshotContent(restore.file, roots);
+    if (current.kind === 'outside') {
+        return outside(current.reason);
     }
-    if (!restore.force && (current && BlobStore.hash(current)) !== restore.expected) {
+    if (!restore.force && (current.kind === 'unreadable' || current.sha !== restore.expected)) {
         return { kind: 'changed-since' };
     }
     try {
@@ -54,4 +51,23 @@ export async function restoreSnapshotFile(
         throw error;
     }
     return { kind: 'restored' };
+}
+
+/** Files larger than this were never recorded (snapshot limits are far smaller): such a file has changed since, unread. */
+export const MAX_SNAPSHOT_COMPARE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * What a file holds now, to compare with what a snapshot recorded: its blob id (undefined: no file),
+ * read bounded and without following a link in its place (see readFileBounded). A link, a named pipe,
+ * a device or a file over {@link MAX_SNAPSHOT_COMPARE_BYTES} is 'unreadable': it has changed since,
+ * and is never read. 'outside': the path no longer lands inside the roots.
+ */
+export async function currentSnapshotContent(
+    file: string, roots: readonly string[]
+): Promise<{ kind: 'file'; sha: string | undefined } | { kind: 'unreadable'; reason: string } | { kind: 'outside'; reason: string }> {
+    const read = await readFileBounded(file, { roots, maxBytes: MAX_SNAPSHOT_COMPARE_BYTES });
+    if (read.kind === 'unreadable') {
+        return read.cause === 'outside' ? { kind: 'outside', reason: `${file} ${read.reason}` } : { kind: 'unreadable', reason: `${file} ${read.reason}` };
+    }
+    return { kind: 'file', sha: read.kind === 'content' ? BlobStore.hash(read.content) : undefined };
 }

@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { readFileBounded } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import type { SnapshotFileChange } from '../../common/snapshot-file-change';
 import { BlobStore } from './blob-store';
 
@@ -94,10 +95,15 @@ async function snapshotEntry(
     if (stat.size > limits.maxFileBytes) {
         return base;
     }
-    const content = await fs.promises.readFile(file).catch(() => undefined);
-    if (!content) {
+    // The file was a regular one when listed: if it became a pipe or a link since, it is not read (nor followed).
+    const read = await readFileBounded(file, { maxBytes: limits.maxFileBytes });
+    if (read.kind === 'unreadable' && read.cause === 'too-large') {
+        return base;
+    }
+    if (read.kind !== 'content') {
         return undefined;
     }
+    const { content } = read;
     return { ...base, sha: await blobs.put(content), binary: content.subarray(0, 8000).includes(0) };
 }
 

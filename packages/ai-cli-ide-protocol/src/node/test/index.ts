@@ -1,1 +1,2 @@
 export * from './temporary-home';
+export * from './hostile-files';

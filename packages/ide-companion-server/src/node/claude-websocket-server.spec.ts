@@ -4,7 +4,7 @@ import * as path from 'path';
 import { WebSocket } from 'ws';
 import { FileUri } from './file-uri';
 import { ClaudeCodeFlavour, GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
-import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
+import { expectStillServing, HostileFiles, useTemporaryHome, within } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
 import { toRpcText } from '../common';
 import { WindowCompanion, createWindowCompanion } from './window';
 import { RecordingLogger, RecordingWindow, until } from './test';
@@ -18,6 +18,7 @@ describe('Claude Code WebSocket endpoint', () => {
     let frontend: RecordingWindow;
     let logger: RecordingLogger;
     let wires: ClaudeWire[];
+    const hostile = new HostileFiles();
 
     beforeEach(async () => {
         home = useTemporaryHome();
@@ -35,6 +36,7 @@ describe('Claude Code WebSocket endpoint', () => {
     });
 
     afterEach(async () => {
+        hostile.release();
         wires.forEach(wire => wire.socket.terminate());
         await window.stop();
         home.restore();
@@ -145,6 +147,20 @@ describe('Claude Code WebSocket endpoint', () => {
         const invalid = await wire.call('checkDocumentDirty', {});
         expect(invalid.isError).to.equal(true);
         expect(invalid.texts[0]).to.contain('filePath');
+    });
+
+    it('openFile with startText never searches a named pipe or a link to /dev/zero: an error at once, and the server keeps serving', async () => {
+        const wire = await connect();
+        const real = fs.realpathSync(workspace);
+        const pipe = hostile.pipe(path.join(real, 'pipe.ts'));
+        const zero = hostile.linkToDevZero(path.join(real, 'zero.ts'));
+        const piped = await within(1000, 'openFile on a named pipe', wire.call('openFile', { filePath: pipe, startText: 'x' }));
+        expect(piped.isError).to.equal(true);
+        expect(piped.texts[0]).to.contain('is not a regular file (a named pipe)');
+        const zeroed = await within(1000, 'openFile on a link to /dev/zero', wire.call('openFile', { filePath: zero, startText: 'x' }));
+        expect(zeroed.isError).to.equal(true);
+        await expectStillServing(path.join(real, 'a.ts'));
+        expect((await wire.call('openFile', { filePath: path.join(real, 'a.ts'), startText: 'const c' })).texts).to.deep.equal([`Opened file: ${path.join(real, 'a.ts')}`]);
     });
 
     it('tells Claude Code nothing of editors and problems of files outside the workspace folders', async () => {

@@ -4,8 +4,8 @@ import * as path from 'path';
 import { AcpChatTestbed } from './acp-chat-testbed';
 import { prepareCopilotAcp } from './copilot-acp-setup';
 import { MockOpenAiApi, MockOpenAiTurn, OpenAiRequest } from './mock-openai-api';
-import { prepareOpenCodeAcp } from './opencode-acp-setup';
-import { until } from './processes';
+import { FAKE_OPENCODE_API_KEY, prepareOpenCodeAcp } from './opencode-acp-setup';
+import { descendantsOf, listeningPorts, until } from './processes';
 
 const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
 const ACCEPT = '#theia-main-content-panel .lm-TabBar-toolbar .codicon-check';
@@ -120,6 +120,24 @@ describe('ACP chat: OpenCode and GitHub Copilot CLI as chat agents', function ()
             expect(models.get(script)!.conversationRequests.some(request => MockOpenAiApi.lastUserText(request.messages).includes('Say hello'))).to.equal(true);
             expectOnlyChatCompletions(script);
         });
+
+        if (script === OPENCODE) {
+            // `opencode acp` also serves its HTTP API on loopback: without the password the backend gives each launch,
+            // any local account could read its configuration (the API key below) or drive its sessions.
+            it('OpenCode\'s own HTTP server answers no one without the password of its launch', async () => {
+                await bed.chat.finished(await bed.chat.send('@OpenCode Say hello', true));
+                const opencode = descendantsOf(bed.backend.pid)
+                    .filter(pid => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').some(word => path.basename(word) === 'opencode'));
+                const ports = opencode.flatMap(pid => listeningPorts(pid));
+                expect(ports, 'OpenCode serves its API').to.not.be.empty;
+                for (const port of ports) {
+                    const response = await fetch(`http://127.0.0.1:${port}/config/providers`);
+                    const body = await response.text();
+                    expect(response.status, `port ${port}: ${body.slice(0, 200)}`).to.equal(401);
+                    expect(body).to.not.contain(FAKE_OPENCODE_API_KEY);
+                }
+            });
+        }
 
         it(`${script.mention} creates a file only after the user accepts it in the diff review`, async () => {
             const file = path.join(bed.workspace, `${script.mention.toLowerCase()}.txt`);

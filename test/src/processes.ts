@@ -30,6 +30,29 @@ export function descendantsOf(pid: number): number[] {
     return result;
 }
 
+/** The TCP ports `pid` listens on (IPv4 and IPv6), read from /proc: its socket inodes matched against the LISTEN rows. */
+export function listeningPorts(pid: number): number[] {
+    const inodes = new Set<string>();
+    for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+        const target = (() => {
+            try {
+                return fs.readlinkSync(`/proc/${pid}/fd/${fd}`);
+            } catch {
+                return '';
+            }
+        })();
+        const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+        if (inode) {
+            inodes.add(inode);
+        }
+    }
+    const LISTEN = '0A';
+    return ['/proc/net/tcp', '/proc/net/tcp6'].flatMap(table => fs.readFileSync(table, 'utf8').split('\n').slice(1))
+        .map(row => row.trim().split(/\s+/))
+        .filter(columns => columns[3] === LISTEN && inodes.has(columns[9]))
+        .map(columns => parseInt(columns[1].split(':').pop()!, 16));
+}
+
 export function isAlive(pid: number): boolean {
     try {
         process.kill(pid, 0);

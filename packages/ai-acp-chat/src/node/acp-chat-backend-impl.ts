@@ -11,6 +11,7 @@ import { IDE_MCP_SERVER_NAME, mcpServersForAgent, SharedMcpServer } from '../com
 import { sliceLines } from '../common/slice-lines';
 import { AcpTerminalHost } from './acp-terminal-host';
 import { AcpTurnCheckpoints } from './acp-turn-checkpoints';
+import { agentLaunchEnvironment } from './agent-launch-environment';
 import { WindowAgentCredentials } from '@theia-cli-companion/ai-cli-core/lib/node';
 import type { AgentCredential } from '@theia-cli-companion/ai-cli-core/lib/node';
 import { SnapshotIncludeSchema } from '@theia-cli-companion/ai-cli-core/lib/common';
@@ -198,7 +199,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
         };
         const agent = new AcpAgent({
             command: request.agent.command, args: request.agent.args, cwd: request.cwd,
-            env: { ...process.env, ...request.agent.env }
+            env: agentLaunchEnvironment(request.agent.command, { ...process.env, ...request.agent.env })
         }, services, this.acpLogger);
         const chat: ChatBinding = { agent, roots: request.roots, snapshotInclude: [] };
         this.chats.set(chatSessionId, chat);

@@ -2,6 +2,7 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { ensurePrivateDirectory, writePrivateFileAtomic } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { absolutePathEntries, findExecutable } from '@theia-cli-companion/cli-process/lib/node';
 
 /** A git command of ours failed: what it was and what git said. */
 export class GitCommandError extends Error {
@@ -51,9 +52,33 @@ export class PrivateGitRepository {
 
     constructor(readonly gitDir: string, readonly workTree: string) { }
 
-    /** Whether a `git` executable is on the PATH of this process (asked once). */
-    static available(): Promise<boolean> {
-        return availability ??= run('git', ['--version'], { env: { PATH: process.env.PATH ?? '' } }).then(() => true, () => false);
+    /** Whether a `git` executable is on the PATH of this process (asked once per PATH value). */
+    static async available(): Promise<boolean> {
+        const executable = await PrivateGitRepository.executable();
+        if (!executable) {
+            return false;
+        }
+        let known = availability.get(executable);
+        if (!known) {
+            known = run(executable, ['--version'], { env: { PATH: absolutePathEntries(process.env.PATH) } }).then(() => true, () => false);
+            availability.set(executable, known);
+        }
+        return known;
+    }
+
+    /**
+     * `git` as an absolute path, found once per PATH value on its absolute entries only: git runs with the
+     * user's folder as working directory, where `.` or an empty entry of PATH would find the repository's own `git`.
+     */
+    static executable(pathVariable = process.env.PATH): Promise<string | undefined> {
+        const key = pathVariable ?? '';
+        let found = executables.get(key);
+        if (!found) {
+            const entries = absolutePathEntries(key);
+            found = entries ? findExecutable('git', entries) : Promise.resolve(undefined);
+            executables.set(key, found);
+        }
+        return found;
     }
 
     get indexFile(): string {
@@ -86,8 +111,12 @@ export class PrivateGitRepository {
     }
 
     /** Runs git on our directory and the work tree; resolves with its standard output. */
-    git(args: readonly string[], input?: string | Buffer): Promise<Buffer> {
-        return run('git', args, { env: this.env(), cwd: this.workTree, input });
+    async git(args: readonly string[], input?: string | Buffer): Promise<Buffer> {
+        const executable = await PrivateGitRepository.executable();
+        if (!executable) {
+            throw new Error('git is not installed: no git on the absolute entries of PATH');
+        }
+        return run(executable, args, { env: this.env(), cwd: this.workTree, input });
     }
 
     /**
@@ -112,7 +141,7 @@ export class PrivateGitRepository {
 
     protected env(): NodeJS.ProcessEnv {
         return {
-            PATH: process.env.PATH ?? '',
+            PATH: absolutePathEntries(process.env.PATH),
             LC_ALL: 'C',
             HOME: this.gitDir,
             XDG_CONFIG_HOME: this.gitDir,
@@ -127,7 +156,9 @@ export class PrivateGitRepository {
     }
 }
 
-let availability: Promise<boolean> | undefined;
+/** Whether each git executable runs, and where git is on each PATH value seen. */
+const availability = new Map<string, Promise<boolean>>();
+const executables = new Map<string, Promise<string | undefined>>();
 /** The settings each directory was last prepared with by this process: unchanged, nothing is rewritten. */
 const prepared = new Map<string, string>();
 

@@ -1,0 +1,48 @@
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { BlobStore } from './blob-store';
+import { PrivateGitRepository } from './private-git-repository';
+import { WorkspaceSnapshotter } from './workspace-snapshotter';
+
+describe('PrivateGitRepository: which git runs', function (): void {
+    this.timeout(30000);
+    let root: string;
+    let folder: string;
+    let savedPath: string | undefined;
+
+    beforeEach(() => {
+        root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'private-git-')));
+        folder = path.join(root, 'repository');
+        fs.mkdirSync(folder);
+        fs.writeFileSync(path.join(folder, 'README.md'), 'hello\n');
+        // The repository's own `git`: it would leave a marker and answer like a git that recorded nothing.
+        fs.writeFileSync(path.join(folder, 'git'), `#!/bin/sh\necho ran >> "${path.join(root, 'marker')}"\n`, { mode: 0o755 });
+        savedPath = process.env.PATH;
+    });
+
+    afterEach(() => {
+        if (savedPath === undefined) {
+            delete process.env.PATH;
+        } else {
+            process.env.PATH = savedPath;
+        }
+        fs.rmSync(root, { recursive: true, force: true });
+    });
+
+    it('snapshots with git found on the absolute PATH entries: "." or an empty entry first never runs the folder\'s own git', async () => {
+        for (const first of ['.', '']) {
+            process.env.PATH = [first, savedPath].join(path.delimiter);
+            const snapshotter = new WorkspaceSnapshotter({ gitDir: path.join(root, `store${first}`, 'git'), blobs: new BlobStore(path.join(root, 'blobs')), warn: () => undefined });
+            const before = await snapshotter.take(folder);
+            fs.writeFileSync(path.join(folder, 'README.md'), `changed after "${first}"\n`);
+            const after = await snapshotter.take(folder);
+            expect(before.kind, `PATH starting with "${first}"`).to.equal('git');
+            expect(fs.existsSync(path.join(root, 'marker')), `the folder's git ran (PATH starting with "${first}")`).to.equal(false);
+            expect((await snapshotter.compare(before, after)).map(change => change.relativePath)).to.deep.equal(['README.md']);
+        }
+        expect(path.isAbsolute((await PrivateGitRepository.executable(['.', savedPath].join(path.delimiter)))!)).to.equal(true);
+        expect(await PrivateGitRepository.executable(['.', ''].join(path.delimiter)), 'only relative entries: no git').to.equal(undefined);
+    });
+});

@@ -1,7 +1,7 @@
 import { ChildProcess } from 'child_process';
-import { signalProcessGroup, spawnInOwnGroup } from '@theia-cli-companion/cli-process/lib/node';
+import { findAbsoluteExecutable, signalProcessGroup, spawnInOwnGroup } from '@theia-cli-companion/cli-process/lib/node';
+import { BoundedLine, BoundedLineSplitter } from '@theia-cli-companion/cli-process/lib/common';
 import { PassThrough, Readable, Writable } from 'stream';
-import * as readline from 'readline';
 import type * as acp from '@agentclientprotocol/sdk';
 import { acpSdk } from './acp-sdk';
 import { AcpLogger } from '../common/acp-logger';
@@ -46,15 +46,27 @@ export interface AcpAgentExit {
     readonly expected: boolean;
 }
 
-/** The agent's command is not installed (not on PATH, or the path does not exist). */
+/**
+ * The agent's command is not installed: not on the absolute entries of PATH, or the path does not
+ * exist (a relative path such as `bin/agent` counts as not found: it would name a file of the repository).
+ */
 export class AcpAgentNotFoundError extends Error {
     constructor(readonly command: string) {
-        super(`The ACP agent command "${command}" was not found on the PATH`);
+        super(`The ACP agent command "${command}" was not found on the PATH (relative PATH entries such as "." are not searched)`);
         this.name = 'AcpAgentNotFoundError';
     }
 }
 
 const STDERR_TAIL_LINES = 20;
+/**
+ * The largest ACP message read from an agent's stdout (the SDK's own default is 32 MiB): room for a
+ * file of 16 MiB written through the client, escaped. A longer line ends the connection and the agent.
+ */
+export const MAX_AGENT_MESSAGE_BYTES = 64 * 1024 * 1024;
+/** What is kept of one stderr line (for the log and the exit message); the rest of a longer one is dropped. */
+export const MAX_STDERR_LINE_LENGTH = 64 * 1024;
+/** What is looked at of one stdout line besides the SDK's parse: chatter to log, requests the client does not serve. */
+const MAX_INSPECTED_LINE_LENGTH = 1024 * 1024;
 const EXIT_GRACE_MS = 3000;
 /** How long an agent gets to exit on EOF before it is asked with SIGTERM (the Claude agent adapter never exits on EOF). */
 const EOF_GRACE_MS = 500;
@@ -67,60 +79,118 @@ export const SET_MODEL_METHOD = 'session/set_model';
  * reported once through {@link onExit}, and pending requests reject.
  */
 export class AcpAgentConnection {
-    protected readonly child: ChildProcess;
+    /** Set once the command is found and started. */
+    protected child?: ChildProcess;
     protected readonly connection: acp.ClientConnection;
     protected readonly stderrLines: string[] = [];
     protected readonly exitListeners: Array<(exit: AcpAgentExit) => void> = [];
     protected disposing = false;
     protected exitInfo?: AcpAgentExit;
+    /** Why we stopped the agent ourselves, when it broke the protocol (a message over the limit). */
+    protected failure?: string;
+    /** Bytes of the stdout line being written, however long it is (nothing of it is held here). */
+    protected stdoutLineBytes = 0;
+    /** The agent's stdio, through streams that exist before the process (its command is resolved first). */
+    protected readonly stdin = new PassThrough();
+    protected readonly stdout = new PassThrough();
+    protected readonly stderr = new PassThrough();
     readonly exited: Promise<AcpAgentExit>;
     readonly spawned: Promise<void>;
     initializeResponse?: acp.InitializeResponse;
 
     constructor(readonly launch: AcpAgentLaunch, protected readonly handlers: AcpClientHandlers, protected readonly logger: AcpLogger) {
-        // A process group of its own: agents (Gemini CLI) relaunch themselves as a child process,
-        // and stopping the agent must stop all of it.
-        this.child = spawnInOwnGroup(launch.command, launch.args, { cwd: launch.cwd, env: launch.env, stdio: ['pipe', 'pipe', 'pipe'] });
-        this.spawned = new Promise((resolve, reject) => {
-            this.child.once('spawn', () => resolve());
-            this.child.once('error', error => reject((error as NodeJS.ErrnoException).code === 'ENOENT' ? new AcpAgentNotFoundError(launch.command) : error));
-        });
-        this.spawned.catch(() => undefined);
+        let finish!: (code: number | null, signal: NodeJS.Signals | null) => void;
         this.exited = new Promise(resolve => {
-            const finish = (code: number | null, signal: NodeJS.Signals | null) => {
+            finish = (code, signal) => {
                 if (this.exitInfo) {
                     return;
                 }
-                this.exitInfo = { code, signal, stderrTail: this.stderrLines.join('\n'), expected: this.disposing };
+                this.exitInfo = { code, signal, stderrTail: this.stderrLines.join('\n'), expected: this.disposing && !this.failure };
                 resolve(this.exitInfo);
                 this.exitListeners.splice(0).forEach(listener => listener(this.exitInfo!));
             };
-            this.child.once('exit', finish);
-            this.child.once('error', () => finish(null, null));
         });
-        readline.createInterface({ input: this.child.stderr! }).on('line', line => {
+        this.spawned = this.spawn(finish);
+        this.spawned.catch(() => undefined);
+        const stderrLines = new BoundedLineSplitter(MAX_STDERR_LINE_LENGTH);
+        const onStderr = (lines: BoundedLine[]) => lines.forEach(({ text, cut }) => {
+            const line = cut ? `${text} [line cut at ${MAX_STDERR_LINE_LENGTH} characters]` : text;
             this.stderrLines.push(line);
             if (this.stderrLines.length > STDERR_TAIL_LINES) {
                 this.stderrLines.shift();
             }
             this.logger.debug(`agent stderr: ${line}`);
         });
+        this.stderr.on('data', (chunk: Buffer) => onStderr(stderrLines.push(chunk))).on('end', () => onStderr(stderrLines.end()));
         // The SDK answers a line that is not JSON with a parse error to the agent; we also log it, with the line.
         const forSdk = new PassThrough();
-        const forLog = new PassThrough();
-        this.child.stdout!.pipe(forSdk);
-        this.child.stdout!.pipe(forLog);
-        readline.createInterface({ input: forLog }).on('line', line => {
-            if (line.trim() && !looksLikeJsonObject(line)) {
-                this.logger.warn(`The agent wrote a line that is not a JSON-RPC message; ignored: ${line.slice(0, 200)}`);
-            } else if (line.trim()) {
-                this.noticeUnsupportedRequest(line);
+        const stdoutLines = new BoundedLineSplitter(MAX_INSPECTED_LINE_LENGTH);
+        const onStdout = (lines: BoundedLine[]) => lines.forEach(({ text, cut }) => {
+            if (text.trim() && !looksLikeJsonObject(text, cut)) {
+                this.logger.warn(`The agent wrote a line that is not a JSON-RPC message; ignored: ${text.slice(0, 200)}`);
+            } else if (text.trim() && !cut) {
+                this.noticeUnsupportedRequest(text);
             }
         });
-        this.child.stdin!.on('error', error => this.logger.debug(`agent stdin: ${error.message}`));
-        const stream = acpSdk().ndJsonStream(Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(forSdk) as ReadableStream<Uint8Array>);
+        this.stdout.on('data', (chunk: Buffer) => {
+            this.measureStdoutLine(chunk);
+            onStdout(stdoutLines.push(chunk));
+        }).on('end', () => onStdout(stdoutLines.end()));
+        this.stdout.pipe(forSdk);
+        this.stdin.on('error', error => this.logger.debug(`agent stdin: ${error.message}`));
+        const stream = acpSdk().ndJsonStream(Writable.toWeb(this.stdin) as WritableStream<Uint8Array>, Readable.toWeb(forSdk) as ReadableStream<Uint8Array>,
+            { maxMessageBytes: MAX_AGENT_MESSAGE_BYTES });
         this.connection = this.createClient().connect(stream);
         void this.exited.then(() => this.connection.close(new Error(this.describeExit())));
+    }
+
+    /**
+     * Resolves the command once to an absolute path, on the absolute entries of the agent's PATH only
+     * (with `.` in PATH and the repository as working folder, the repository's own `gemini` would run
+     * otherwise), and starts that path.
+     */
+    protected async spawn(finish: (code: number | null, signal: NodeJS.Signals | null) => void): Promise<void> {
+        const { launch } = this;
+        const executable = await findAbsoluteExecutable(launch.command, launch.env.PATH);
+        if (!executable || this.disposing) {
+            finish(null, null);
+            this.stdout.end();
+            this.stderr.end();
+            if (!executable) {
+                throw new AcpAgentNotFoundError(launch.command);
+            }
+            return;
+        }
+        // A process group of its own: agents (Gemini CLI) relaunch themselves as a child process,
+        // and stopping the agent must stop all of it.
+        const child = this.child = spawnInOwnGroup(executable, launch.args, { cwd: launch.cwd, env: launch.env, stdio: ['pipe', 'pipe', 'pipe'] });
+        child.once('exit', finish);
+        child.once('error', () => finish(null, null));
+        child.stdout!.pipe(this.stdout);
+        child.stderr!.pipe(this.stderr);
+        this.stdin.pipe(child.stdin!);
+        child.stdin!.on('error', error => this.logger.debug(`agent stdin: ${error.message}`));
+        await new Promise<void>((resolve, reject) => {
+            child.once('spawn', () => resolve());
+            child.once('error', error => reject((error as NodeJS.ErrnoException).code === 'ENOENT' ? new AcpAgentNotFoundError(launch.command) : error));
+        });
+    }
+
+    /**
+     * The SDK refuses a line over {@link MAX_AGENT_MESSAGE_BYTES} and closes the connection; the agent,
+     * which may write on forever, is stopped here at the same point, saying why.
+     */
+    protected measureStdoutLine(chunk: Buffer): void {
+        const first = chunk.indexOf(0x0a);
+        const longest = first < 0 ? this.stdoutLineBytes + chunk.length : this.stdoutLineBytes + first;
+        this.stdoutLineBytes = first < 0 ? longest : chunk.length - chunk.lastIndexOf(0x0a) - 1;
+        if (Math.max(longest, this.stdoutLineBytes) > MAX_AGENT_MESSAGE_BYTES && !this.failure) {
+            this.failure = `it wrote a message longer than ${MAX_AGENT_MESSAGE_BYTES / (1024 * 1024)} MiB on stdout, more than this client reads`;
+            this.logger.error(`The agent (${this.launch.command}) is stopped: ${this.failure}`);
+            this.stdout.unpipe();
+            this.stdout.resume();
+            this.killGroup('SIGKILL');
+        }
     }
 
     /** The methods of the agent's requests that a handler serves (session/update is a notification). */
@@ -207,7 +277,7 @@ export class AcpAgentConnection {
     }
 
     get pid(): number | undefined {
-        return this.child.pid;
+        return this.child?.pid;
     }
 
     protected get agent(): acp.ClientContext {
@@ -258,7 +328,7 @@ export class AcpAgentConnection {
             return await Promise.race([request, this.exited.then(() => Promise.reject(new Error(this.describeExit())))]);
         } catch (error) {
             // The SDK sees stdout close before Node reports the exit: wait a moment for the exit's details.
-            if (!this.exitInfo && this.child.stdout?.readableEnded) {
+            if (!this.exitInfo && (this.child?.stdout?.readableEnded || this.failure)) {
                 await Promise.race([this.exited, new Promise(resolve => setTimeout(resolve, 1000))]);
             }
             throw this.exitInfo && !this.exitInfo.expected ? new Error(this.describeExit()) : error;
@@ -270,7 +340,7 @@ export class AcpAgentConnection {
         if (!exit) {
             return 'The agent is running';
         }
-        const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+        const how = this.failure ? `was stopped: ${this.failure}` : exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
         return `The agent (${this.launch.command}) ${how}${exit.stderrTail ? `; its last output:\n${exit.stderrTail}` : ''}`;
     }
 
@@ -283,7 +353,7 @@ export class AcpAgentConnection {
             return;
         }
         this.disposing = true;
-        this.child.stdin?.end();
+        this.stdin.end();
         const timers = [setTimeout(() => this.killGroup('SIGTERM'), EOF_GRACE_MS), setTimeout(() => this.killGroup('SIGKILL'), EXIT_GRACE_MS)];
         await this.exited;
         timers.forEach(clearTimeout);
@@ -292,7 +362,9 @@ export class AcpAgentConnection {
     }
 
     protected killGroup(signal: NodeJS.Signals): void {
-        signalProcessGroup(this.child, signal);
+        if (this.child) {
+            signalProcessGroup(this.child, signal);
+        }
     }
 }
 
@@ -300,7 +372,7 @@ export class AcpAgentConnection {
  * A cheap shape check, not a parse: the SDK parses every line anyway (and answers a broken one
  * with a parse error); this only spots the chatter some agents print to stdout, to log it.
  */
-function looksLikeJsonObject(line: string): boolean {
+function looksLikeJsonObject(line: string, cut = false): boolean {
     const trimmed = line.trim();
-    return trimmed.startsWith('{') && trimmed.endsWith('}');
+    return trimmed.startsWith('{') && (cut || trimmed.endsWith('}'));
 }

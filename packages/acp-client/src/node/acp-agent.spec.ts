@@ -7,7 +7,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { OutputBuffer } from '../common/output-buffer';
 import { ToolCallState } from '../common/tool-call-tracker';
 import { AcpAgent, AcpClientServices, AcpSession } from './acp-agent';
-import { AcpAgentNotFoundError } from './acp-agent-connection';
+import { AcpAgentExit, AcpAgentNotFoundError, MAX_STDERR_LINE_LENGTH } from './acp-agent-connection';
 
 const FAKE_AGENT = path.join(__dirname, 'test', 'fake-acp-agent-main.js');
 
@@ -264,6 +264,58 @@ describe('AcpAgent against a scripted ACP agent process', function (): void {
         expect((failure as AcpAgentNotFoundError).command).to.equal(path.join(dir, 'no-such-agent'));
     });
 
+    it('starts the agent found on PATH\'s absolute entries, never the workspace\'s own, when PATH lists "." first', async () => {
+        const marker = path.join(dir, 'workspace-agent-ran');
+        // The agent's working folder is the repository: it holds a program named like the agent.
+        fs.writeFileSync(path.join(dir, 'fake-agent'), `#!/bin/sh\ntouch '${marker}'\nexec '${process.execPath}' "$@"\n`, { mode: 0o755 });
+        const hostilePath = ['.', '', process.env.PATH].join(path.delimiter);
+        agent = new AcpAgent({ command: 'fake-agent', args: [FAKE_AGENT], cwd: dir, env: { PATH: hostilePath, FAKE_AGENT_LOG: logFile } }, services(), logger);
+        const failure = await agent.initialize({ name: 'spec', version: '0' }).then(() => undefined, error => error);
+        expect(fs.existsSync(marker), 'the workspace\'s program ran').to.equal(false);
+        expect(failure).to.be.instanceOf(AcpAgentNotFoundError);
+        expect((failure as Error).message).to.equal('The ACP agent command "fake-agent" was not found on the PATH (relative PATH entries such as "." are not searched)');
+        await agent.dispose();
+        // Installed in a folder PATH names absolutely, after the ".": that one runs.
+        const installed = path.join(dir, 'installed');
+        fs.mkdirSync(installed);
+        fs.writeFileSync(path.join(installed, 'fake-agent'), `#!/bin/sh\nexec '${process.execPath}' "$@"\n`, { mode: 0o755 });
+        agent = new AcpAgent({ command: 'fake-agent', args: [FAKE_AGENT], cwd: dir, env: { PATH: ['.', '', installed].join(path.delimiter), FAKE_AGENT_LOG: logFile } },
+            services(), logger);
+        expect((await agent.initialize({ name: 'spec', version: '0' })).agentInfo?.name).to.equal('fake-acp-agent');
+        expect(fs.existsSync(marker), 'the workspace\'s program ran').to.equal(false);
+        // A relative path with a separator would name a file of the repository: refused as not found.
+        const relative = new AcpAgent({ command: './fake-agent', args: [FAKE_AGENT], cwd: dir, env: { PATH: installed, FAKE_AGENT_LOG: logFile } }, services(), logger);
+        expect(await relative.initialize({ name: 'spec', version: '0' }).then(() => undefined, error => error)).to.be.instanceOf(AcpAgentNotFoundError);
+        await relative.dispose();
+        expect(fs.existsSync(marker), 'the workspace\'s program ran').to.equal(false);
+    });
+
+    it('stops an agent that writes an endless line on stdout at the message limit, with a clear error, memory bounded', async () => {
+        const s = await session();
+        const exits: AcpAgentExit[] = [];
+        agent!.onExit(exit => exits.push(exit));
+        const peak = sampleRss();
+        const failure = await s.prompt([{ type: 'text', text: 'endless' }]).then(() => undefined, error => error as Error);
+        const grown = peak.stop();
+        expect(failure?.message).to.match(/^The agent \(.*\) was stopped: it wrote a message longer than 64 MiB on stdout, more than this client reads/);
+        expect(exits).to.have.length(1);
+        expect(exits[0]).to.deep.include({ expected: false });
+        expect(() => process.kill(-agent!.connection.pid!, 0), 'the agent\'s process group is gone').to.throw();
+        expect(grown, `RSS grew by ${Math.round(grown / 1024 / 1024)} MiB`).to.be.below(400 * 1024 * 1024);
+    });
+
+    it('keeps 64 KiB of an endless stderr line for the log and the exit message, and the session goes on', async () => {
+        const s = await session();
+        const peak = sampleRss();
+        expect((await s.prompt([{ type: 'text', text: 'stderrflood 300' }])).stopReason).to.equal('end_turn');
+        const grown = peak.stop();
+        expect(text('agent_message_chunk')).to.equal('flooded stderr');
+        expect(grown, `RSS grew by ${Math.round(grown / 1024 / 1024)} MiB`).to.be.below(150 * 1024 * 1024);
+        await agent!.dispose();
+        const tail = (await agent!.connection.exited).stderrTail.split('\n');
+        expect(tail).to.deep.equal([`${'e'.repeat(MAX_STDERR_LINE_LENGTH)} [line cut at ${MAX_STDERR_LINE_LENGTH} characters]`, 'after the flood']);
+    });
+
     it('dispose asks an agent that ignores the end of its input to stop with SIGTERM before it kills it', async () => {
         await session({ FAKE_AGENT_IGNORE_EOF: '1' });
         await agent!.dispose();
@@ -279,3 +331,16 @@ describe('AcpAgent against a scripted ACP agent process', function (): void {
         expect(() => process.kill(-pid, 0)).to.throw();
     });
 });
+
+/** Samples this process's RSS until stopped; answers the most it grew above where it started. */
+function sampleRss(): { stop(): number } {
+    const start = process.memoryUsage().rss;
+    let most = start;
+    const timer = setInterval(() => most = Math.max(most, process.memoryUsage().rss), 10);
+    return {
+        stop: () => {
+            clearInterval(timer);
+            return Math.max(most, process.memoryUsage().rss) - start;
+        }
+    };
+}

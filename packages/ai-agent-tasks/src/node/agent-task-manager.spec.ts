@@ -53,6 +53,26 @@ describe('AgentTaskManager: names chosen by the agent or the repository', functi
         expectToolCalls((await restarted.get(detail.id))!.transcript);
     });
 
+    it('runs the gemini found on PATH\'s absolute entries, never the repository\'s own, when PATH lists "." and an empty entry first', async () => {
+        const marker = path.join(base, 'repository-gemini-ran');
+        fs.writeFileSync(path.join(ws, 'gemini'), `#!/bin/sh\ntouch '${marker}'\n`, { mode: 0o755 });
+        const installed = path.join(base, 'installed');
+        fs.mkdirSync(installed);
+        writeFakeGemini(path.join(installed, 'gemini'), {});
+        const [cwd, pathVariable] = [process.cwd(), process.env.PATH];
+        // As a backend started from inside the repository with a PATH of ".:…" has it.
+        process.chdir(ws);
+        process.env.PATH = ['.', '', installed, pathVariable].join(path.delimiter);
+        try {
+            const detail = await runTask(manager, () => manager.start({ prompt: 'hello', cwd: ws, approvalMode: 'default' }, 'gemini'));
+            expect(fs.existsSync(marker), 'the repository\'s gemini ran').to.equal(false);
+            expect(detail).to.deep.include({ state: 'succeeded', executable: path.join(installed, 'gemini') });
+        } finally {
+            process.chdir(cwd);
+            process.env.PATH = pathVariable;
+        }
+    });
+
     it('reads a task stored by an earlier version, whose tool calls were an object keyed by tool id', async () => {
         const tasks = path.join(base, 'config', 'cli-companion', 'agent-tasks', 'tasks');
         fs.mkdirSync(tasks, { recursive: true });

@@ -10,7 +10,7 @@ import { BackendApplicationContribution } from '@theia/core/lib/node/backend-app
 import { headlessTaskArgs, StreamJsonLine, applyStreamJsonLine, emptyTranscript } from '@theia-cli-companion/gemini-headless-protocol/lib/common';
 import { HeadlessGeminiProcess } from '@theia-cli-companion/gemini-headless-protocol/lib/node';
 import { AgentTaskDetail, AgentTaskRequest, AgentTaskSummary, FileChange, RevertResult } from '../common/agent-task-protocol';
-import { findExecutable } from '@theia-cli-companion/cli-process/lib/node';
+import { findAbsoluteExecutable } from '@theia-cli-companion/cli-process/lib/node';
 import { CLI_CATALOGUE, describeError, installCommandOf, isPathWithin } from '@theia-cli-companion/cli-process/lib/common';
 import { AgentTaskStore } from './agent-task-store';
 import {
@@ -107,11 +107,14 @@ export class AgentTaskManager implements BackendApplicationContribution {
 
     protected async run(task: LiveTask, command: string, store: AgentTaskStore, snapshots: WorkspaceSnapshotter): Promise<void> {
         const { detail } = task;
-        const executable = await findExecutable(command);
+        // Resolved once to an absolute path, relative PATH entries ignored: the CLI runs in the task's folder,
+        // where a `.` in PATH would find the repository's own `gemini`.
+        const executable = await findAbsoluteExecutable(command, process.env.PATH);
         if (!executable) {
             return this.finish(task, store, {
                 state: 'not-installed',
-                outcomeMessage: `${CLI_CATALOGUE.gemini.displayName} was not found: "${command}" is not on the PATH of the IDE's backend. `
+                outcomeMessage: `${CLI_CATALOGUE.gemini.displayName} was not found: "${command}" is not on the PATH of the IDE's backend `
+                    + '(relative PATH entries such as "." are not searched, and a command with a "/" must be an absolute path). '
                     + `Install it with \`${installCommandOf(CLI_CATALOGUE.gemini)}\`, or set aiCliCompanion.tasks.command.`,
                 changes: { state: 'unavailable', reason: 'the task did not run' }
             });

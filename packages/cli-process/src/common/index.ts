@@ -5,3 +5,5 @@ export * from './format-zod-issues';
 export * from './cli-catalogue';
 // Whether a path lies inside a folder, compared as written: one check for every feature.
 export * from './path-within';
+// A process's output as lines, never holding more than a bound of one line.
+export * from './bounded-line-splitter';

@@ -198,6 +198,28 @@ const turns: Record<string, (cx: Context, args: string[]) => Promise<acp.PromptR
     async fail() {
         throw new acp.RequestError(500, 'The model is overloaded; try again later');
     },
+    /** Starts a message on stdout and never ends it: a client must stop reading (and the agent) at its limit. */
+    async endless() {
+        const chunk = 'x'.repeat(64 * 1024);
+        process.stdout.write('{"jsonrpc":"2.0","method":"session/update","params":{"text":"');
+        for (;;) {
+            if (!process.stdout.write(chunk)) {
+                await new Promise(resolve => process.stdout.once('drain', resolve));
+            }
+        }
+    },
+    /** Writes `mib` MiB to stderr without a line break, then one short line, and ends the turn as usual. */
+    async stderrflood(cx, [mib]) {
+        const chunk = 'e'.repeat(1024 * 1024);
+        for (let i = 0; i < Number(mib); i++) {
+            if (!process.stderr.write(chunk)) {
+                await new Promise(resolve => process.stderr.once('drain', resolve));
+            }
+        }
+        process.stderr.write('\nafter the flood\n');
+        await say(cx, 'flooded stderr');
+        return { stopReason: 'end_turn' };
+    },
     async echo(cx) {
         const text = cx.params.prompt.map(block => block.type === 'text' ? block.text : `[${block.type}]`).join('|');
         await say(cx, text);

@@ -13,11 +13,12 @@ import { QuickInputService } from '@theia/core/lib/common/quick-pick-service';
 import { DiffReviewService, ExecutionSettings, SnapshotIncludeSettings, WorkspaceTrustGate } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import { BUILT_IN_ACP_AGENTS, parseAgentDefinitions } from '@theia-cli-companion/acp-client/lib/common';
 import { AcpChatBackend } from '../common/acp-chat-protocol';
-import { ACP_AGENTS_PREF, ACP_BUILT_IN_AGENTS_PREF, ACP_SHARE_MCP_SERVERS_PREF, AcpChatPreferences } from '../common/acp-chat-preferences';
+import { ACP_AGENTS_PREF, ACP_BUILT_IN_AGENTS_PREF, AcpChatPreferences } from '../common/acp-chat-preferences';
 import { SharedMcpServer, sharedMcpServersOf, THEIA_MCP_SERVERS_PREF } from '../common/theia-mcp-servers';
 import { AcpTurnChanges } from './checkpoints/acp-turn-changes';
 import { AcpPromptAttachments } from './prompt/acp-prompt-attachments';
 import { AcpChatAgent } from './acp-chat-agent';
+import { AcpAgentSettings } from './acp-agent-settings';
 import { AcpChatClientImpl } from './acp-chat-client-impl';
 import { AcpRegistryAgents } from './registry/acp-registry-agents';
 import { registryAgentDefinitions } from './registry/registry-agent-definitions';
@@ -57,6 +58,11 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
     protected readonly commandFragments = new Map<string, string[]>();
     /** Set once Theia AI's chat refused what the ACP chat registers with it: told once, then nothing more is tried. */
     protected incompatibility?: string;
+
+    /** Which agents run and who gets the MCP servers, from the user's settings only. */
+    protected get agentSettings(): AcpAgentSettings {
+        return new AcpAgentSettings(this.settings);
+    }
 
     /** The agent that runs the ACP session of this chat, if any. */
     agentOf(chatId: string): AcpChatAgent | undefined {
@@ -102,8 +108,8 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
     }
 
     protected update(): void {
-        const builtIns = this.preferences[ACP_BUILT_IN_AGENTS_PREF] ? BUILT_IN_ACP_AGENTS : [];
-        // The agents a chat may start come from the user's settings only, never from the workspace's.
+        // Which agents run, and what they are given, come from the user's settings only, never from the workspace's.
+        const builtIns = this.agentSettings.builtInAgents ? BUILT_IN_ACP_AGENTS : [];
         const { definitions: configured, problems } = parseAgentDefinitions(this.settings.get(ACP_AGENTS_PREF), builtIns);
         problems.forEach(problem => {
             this.logger.warn(problem);
@@ -126,7 +132,7 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
             workspace: async () => {
                 const folders = await this.workspace.roots;
                 const roots = folders.map(root => root.resource.path.fsPath());
-                return roots.length ? { cwd: roots[0], roots, snapshotInclude: this.snapshotInclude.get(folders[0].resource) } : undefined;
+                return roots.length ? { cwd: roots[0], roots, snapshotInclude: this.snapshotInclude.get() } : undefined;
             },
             onCommands: (agent, commands) => this.offerCommands(agent, commands),
             mcpServers: agentName => this.mcpServersFor(agentName),
@@ -153,9 +159,7 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
      * commands to run, so they come from the user's settings only, like the agents themselves.
      */
     protected mcpServersFor(agentName: string): SharedMcpServer[] {
-        const share = this.preferences[ACP_SHARE_MCP_SERVERS_PREF];
-        const allowed = typeof share === 'object' && share !== null && Object.hasOwn(share, agentName) ? share[agentName] : share?.['*'];
-        if (allowed === false) {
+        if (!this.agentSettings.sharesMcpServersWith(agentName)) {
             return [];
         }
         const { servers, problems } = sharedMcpServersOf(this.settings.get(THEIA_MCP_SERVERS_PREF));

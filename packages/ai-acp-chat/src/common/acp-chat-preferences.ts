@@ -40,18 +40,22 @@ export const acpChatPreferenceSchema: PreferenceSchema = {
         },
         [ACP_BUILT_IN_AGENTS_PREF]: {
             type: 'boolean',
+            // Which agents run is the user's choice alone: AcpAgentSettings reads it through ExecutionSettings.
+            scope: PreferenceScope.User,
             default: true,
             description: nls.localize('theia-cli-companion/acp-chat/builtIns',
                 // eslint-disable-next-line @stylistic/max-len -- an nls default text is one string literal
-                'Offer Gemini CLI (gemini --acp), Qwen Code (qwen --acp), Claude Code (claude-agent-acp), Codex (codex-acp), OpenCode (opencode acp) and GitHub Copilot CLI (copilot --acp) as chat agents.')
+                'Offer Gemini CLI (gemini --acp), Qwen Code (qwen --acp), Claude Code (claude-agent-acp), Codex (codex-acp), OpenCode (opencode acp) and GitHub Copilot CLI (copilot --acp) as chat agents. User settings only.')
         },
         [ACP_SHARE_MCP_SERVERS_PREF]: {
             type: 'object',
+            // Who gets the user's MCP servers (their tokens included) is the user's choice alone: Theia would merge a workspace's keys over the user's.
+            scope: PreferenceScope.User,
             default: {},
             additionalProperties: { type: 'boolean' },
             description: nls.localize('theia-cli-companion/acp-chat/shareMcpServers',
                 // eslint-disable-next-line @stylistic/max-len -- an nls default text is one string literal
-                'Whether a chat agent is given the MCP servers you configured for Theia AI (ai-features.mcp.mcpServers, read from your user settings only), by agent name; "*" for every agent not named. All get them by default. Example: {"Codex": false}.')
+                'Whether a chat agent is given the MCP servers you configured for Theia AI (ai-features.mcp.mcpServers, read from your user settings only), by agent name; "*" for every agent not named. All get them by default. Example: {"Codex": false}. User settings only: a workspace cannot set it.')
         },
         [ACP_REGISTRY_URL_PREF]: {
             type: 'string',

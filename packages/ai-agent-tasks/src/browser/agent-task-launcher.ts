@@ -11,7 +11,6 @@ import { AgentTaskPreferences, TASKS_APPROVAL_MODE_PREF, TASKS_COMMAND_PREF, TAS
 import { AgentTaskService } from './agent-task-service';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 import { ExecutionSettings, SnapshotIncludeSettings, WorkspaceTrustGate } from '@theia-cli-companion/ai-cli-core/lib/browser';
-import { FileUri } from '@theia/core/lib/common/file-uri';
 
 const MODE_LABELS: Record<ApprovalMode, () => { label: string; detail: string }> = {
     default: () => ({
@@ -101,7 +100,7 @@ export class AgentTaskLauncher {
         }
         const command = this.settings.get<string>(TASKS_COMMAND_PREF)?.trim() || agentTaskPreferenceSchema.properties[TASKS_COMMAND_PREF].default as string;
         try {
-            return await this.tasks.start({ ...request, command, snapshotInclude: this.snapshotInclude.get(FileUri.create(request.cwd)) });
+            return await this.tasks.start({ ...request, command, snapshotInclude: this.snapshotInclude.get() });
         } catch (error) {
             this.messages.error(nls.localize('theia-cli-companion/agent-tasks/startFailed',
                 'The agent task could not start: {0}', describeError(error)));

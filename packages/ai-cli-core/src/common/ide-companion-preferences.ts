@@ -96,9 +96,12 @@ export const ideCompanionPreferenceSchema: PreferenceSchema = {
         },
         [DIFF_WRITE_ON_ACCEPT_PREF]: {
             type: 'boolean',
+            // What the IDE itself writes is the user's choice alone: ExecutionSettings ignores workspace and folder values.
+            scope: PreferenceScope.User,
             default: false,
             description: nls.localize('theia-cli-companion/cli-core/writeOnAccept',
-                'When you accept a proposed change, also write it to the file from the IDE at once (open editors show it immediately), rather than only when the CLI writes it.')
+                // eslint-disable-next-line @stylistic/max-len -- an nls default text is one string literal, and this one alone is longer than a line
+                'When you accept a proposed change, also write it to the file from the IDE at once (open editors show it immediately), rather than only when the CLI writes it. User settings only: a workspace cannot set it.')
         },
         [DIFF_FOCUS_PREF]: {
             type: 'string',
@@ -115,9 +118,12 @@ export const ideCompanionPreferenceSchema: PreferenceSchema = {
             type: 'array',
             items: { type: 'string', minLength: 1, maxLength: 500 },
             maxItems: 100,
+            // What snapshots copy is the user's choice alone: a repository's `**` would copy node_modules into every one.
+            scope: PreferenceScope.User,
             default: [],
             description: nls.localize('theia-cli-companion/cli-core/snapshotInclude',
-                'Ignored files that the snapshots of agent tasks and chat turns record anyway (globs relative to the folder, e.g. `.env`, `generated/**`).')
+                // eslint-disable-next-line @stylistic/max-len -- an nls default text is one string literal, and this one alone is longer than a line
+                'Ignored files that the snapshots of agent tasks and chat turns record anyway (globs relative to each folder, e.g. `.env`, `generated/**`). Patterns for every file (`**`) or all of node_modules or .git are not used. User settings only: a workspace cannot set it.')
         },
         [ACP_REVIEW_PACE_PREF]: reviewPaceProperty(nls.localize('theia-cli-companion/cli-core/chatAgents', 'an agent in the chat')),
         [REVIEW_NOTIFY_QUEUED_PREF]: {

@@ -1,6 +1,8 @@
 import { RpcServer } from '@theia/core/lib/common/messaging/proxy-factory';
 import type { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import type { WindowEditorState, CompanionEvent, DiffOutcome, IdeCompanionFrontendClient, WindowCompanionStatus } from '@theia-cli-companion/ide-companion-server/lib/common';
+import type {
+    WindowEditorState, CompanionEvent, DiffOutcome, IdeCompanionFrontendClient, RpcText, WindowCompanionStatus
+} from '@theia-cli-companion/ide-companion-server/lib/common';
 
 export const ideCompanionServicePath = '/services/ai-cli-ide-companion';
 
@@ -46,6 +48,11 @@ export interface IdeCompanionBackend extends RpcServer<IdeCompanionFrontendClien
     recordBeforeChange(fileUri: string): Promise<string>;
     /** Puts the file back as it was before that change (removes it if the change created it). */
     undoChange(id: string): Promise<void>;
+    /**
+     * Writes the text the user accepted (`aiCliCompanion.diff.writeOnAccept`) to the file, from the
+     * backend and only where the file lands inside the window's roots (no link followed out of them).
+     */
+    writeAccepted(fileUri: string, content: RpcText): Promise<void>;
     /**
      * "Send Selection to Claude Code": mentions the file (and 0-based lines) to the window's Claude
      * Code sessions; resolves with how many there are.

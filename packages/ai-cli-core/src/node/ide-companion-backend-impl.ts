@@ -1,7 +1,9 @@
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { DisposableCollection } from '@theia/core/lib/common/disposable';
 import { FileUri } from '@theia/core/lib/common/file-uri';
-import { WindowEditorState, CompanionEvent, DiffOutcome, IdeCompanionFrontendClient, WindowCompanionStatus } from '@theia-cli-companion/ide-companion-server/lib/common';
+import {
+    WindowEditorState, CompanionEvent, DiffOutcome, fromRpcText, IdeCompanionFrontendClient, RpcText, WindowCompanionStatus
+} from '@theia-cli-companion/ide-companion-server/lib/common';
 import { CLI_FLAVOUR_IDS, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { AttachWindowRequest, IdeCompanionBackend } from '../common/ide-companion-protocol';
 import { findExecutable } from '@theia-cli-companion/cli-process/lib/node';
@@ -82,6 +84,13 @@ export class IdeCompanionBackendImpl implements IdeCompanionBackend, WindowAgent
             throw new Error('id must be a string');
         }
         await this.requireWindow().applied.restore(id);
+    }
+
+    async writeAccepted(fileUri: string, content: RpcText): Promise<void> {
+        if (typeof fileUri !== 'string' || !fileUri.startsWith('file:')) {
+            throw new Error('fileUri must be a file: URI');
+        }
+        await this.requireWindow().writeAccepted(FileUri.fsPath(fileUri), fromRpcText(content));
     }
 
     async sendToClaude(mention: { fileUri: string; lineStart?: number; lineEnd?: number }): Promise<number> {

@@ -77,6 +77,26 @@ describe('WindowCompanion', () => {
         expect(files.some(file => fs.existsSync(file))).to.equal(false);
     });
 
+    it('writes an accepted text (diff.writeOnAccept) inside its roots only: never through a link planted in the file\'s place or on its way', async () => {
+        const workspace = path.join(root, 'workspace');
+        const outside = path.join(root, 'outside');
+        fs.mkdirSync(workspace);
+        fs.mkdirSync(outside);
+        fs.writeFileSync(path.join(outside, 'secret.txt'), 'theirs\n');
+        const window = create();
+        await window.start([workspace]);
+        await window.writeAccepted(path.join(workspace, 'notes.md'), 'accepted\r\n');
+        expect(fs.readFileSync(path.join(workspace, 'notes.md'), 'utf8')).to.equal('accepted\r\n');
+        // The repository (or an agent) put links where the proposal's file is, and where its folder is.
+        fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(workspace, 'linked.md'));
+        fs.symlinkSync(outside, path.join(workspace, 'docs'));
+        for (const file of [path.join(workspace, 'linked.md'), path.join(workspace, 'docs', 'secret.txt'), path.join(outside, 'secret.txt')]) {
+            const error = await window.writeAccepted(file, 'accepted\n').then(() => undefined, (refusal: Error) => refusal);
+            expect(error?.message, file).to.contain('refused');
+        }
+        expect(fs.readFileSync(path.join(outside, 'secret.txt'), 'utf8')).to.equal('theirs\n');
+    });
+
     it('pushes the editor state to every session, sends the current one to a new session at once, and clears the active editor', async () => {
         const window = create();
         await window.start([root]);

@@ -4,7 +4,7 @@ import * as path from 'path';
 import { inject, injectable, named, postConstruct } from 'inversify';
 import { Contributions } from './contributions';
 import { Disposable, Emitter, Event } from 'vscode-jsonrpc';
-import { CliFlavour, DiscoveryEndpoint } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { CliFlavour, DiscoveryEndpoint, writeFileWithinRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { IdeContext, CliFlavourId, ClaudeAtMentioned, ClaudeAtMentionedSchema, MCP_ENDPOINT_PATH } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { describeError, formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
 import { CliSessionInfo, CompanionEvent, IdeCompanionFrontendClient, SessionCredential, WindowCompanionStatus } from '../common/window-protocol';
@@ -99,6 +99,18 @@ export class WindowCompanion {
 
     protected get roots(): readonly string[] {
         return this.windowContext.roots;
+    }
+
+    /**
+     * Writes the text the user accepted in the window (`aiCliCompanion.diff.writeOnAccept`) as every other
+     * write of the IDE's: only where the file lands inside the roots, never through a link planted in its
+     * place or on its way (see writeFileWithinRoots).
+     */
+    async writeAccepted(filePath: string, content: string): Promise<void> {
+        if (typeof filePath !== 'string' || !path.isAbsolute(filePath)) {
+            throw new Error(`filePath must be absolute, got ${JSON.stringify(filePath)}`);
+        }
+        await writeFileWithinRoots(filePath, content, this.roots);
     }
 
     get onDidLog(): Event<CompanionEvent> {

@@ -218,7 +218,7 @@ describe('DiffReviewService', () => {
             origin: { kind: 'acp', groupId: 'chat-1', label: 'Gemini' } };
         bed.files.set(fileUri('a.ts'), 'old\n');
         await bed.service.review(proposal, outcome => outcomes.push(outcome));
-        bed.preferences[DIFF_WRITE_ON_ACCEPT_PREF] = true;
+        bed.userSettings.set(DIFF_WRITE_ON_ACCEPT_PREF, true);
         await bed.service.accept('acp-1');
         expect(outcomes).to.deep.equal([{ accepted: true, content: 'agent\n' }]);
         expect(bed.resolved).to.deep.equal([]);
@@ -228,10 +228,20 @@ describe('DiffReviewService', () => {
     it('writes the accepted text itself only when the preference says so', async () => {
         await propose('d1', 'a.ts', 'one\n');
         await bed.service.accept('d1');
-        bed.preferences[DIFF_WRITE_ON_ACCEPT_PREF] = true;
+        bed.userSettings.set(DIFF_WRITE_ON_ACCEPT_PREF, true);
         await propose('d2', 'b.ts', 'two\n');
         await bed.service.accept('d2');
         expect(bed.files.written).to.deep.equal([{ uri: fileUri('b.ts'), text: 'two\n' }]);
+    });
+
+    it('does not write the accepted text itself when only the workspace\'s settings say so, and tells the user', async () => {
+        bed.workspaceSettings.set(DIFF_WRITE_ON_ACCEPT_PREF, true);
+        await propose('d1', 'a.ts', 'one\n');
+        await bed.service.accept('d1');
+        expect(answers()).to.deep.equal([{ id: 'd1', accepted: 'one\n' }]);
+        expect(bed.files.written, 'the workspace cannot make the IDE write').to.deep.equal([]);
+        expect(bed.warnings).to.have.length(1);
+        expect(bed.warnings[0]).to.contain(`"${DIFF_WRITE_ON_ACCEPT_PREF}"`).and.contain('what the IDE itself writes comes from your user settings only');
     });
 
     it('tells the user when the answer cannot reach the backend', async () => {

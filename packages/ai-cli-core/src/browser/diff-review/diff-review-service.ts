@@ -19,6 +19,7 @@ import { Disposable } from '@theia/core/lib/common/disposable';
 import { CompanionLog } from '../companion-log';
 import { ReviewDiffRegistry } from '../review-changes/review-diff-registry';
 import { ReviewPaceSettings } from '../pending-review/review-pace-settings';
+import { ExecutionSettings } from '../untrusted-workspace/execution-settings';
 import { TextModels } from '../text-models';
 import { OverwriteConfirmation } from './overwrite-confirmation';
 import { PROPOSAL_SCHEME, EMPTY_ORIGINAL_SCHEME, ProposedContentResource, ProposedContentResourceResolver } from './proposed-content-resource-resolver';
@@ -81,6 +82,7 @@ export class DiffReviewService implements DiffRequestHandler {
     @inject(CompanionLog) protected readonly output: CompanionLog;
     @inject(ReviewDiffRegistry) protected readonly registry: ReviewDiffRegistry;
     @inject(ReviewPaceSettings) protected readonly pace: ReviewPaceSettings;
+    @inject(ExecutionSettings) protected readonly settings: ExecutionSettings;
 
     protected readonly diffs = new Map<string, ReviewedDiff>();
     protected readonly appliedChanges = new Map<string, AppliedChange>();
@@ -282,18 +284,21 @@ export class DiffReviewService implements DiffRequestHandler {
             return;
         }
         const accepted = (await this.reportedText(diff, shown))!;
-        if (this.preferences[DIFF_WRITE_ON_ACCEPT_PREF] && !diff.onOutcome) {
+        if (this.settings.get<boolean>(DIFF_WRITE_ON_ACCEPT_PREF, 'writes') === true && !diff.onOutcome) {
             await this.writeAccepted(diff, accepted);
         }
         this.report(diff, { accepted: true, content: accepted });
         this.close(diff);
     }
 
-    /** Writes the accepted text from the IDE before the CLI does (the same text, so its write changes nothing). */
+    /**
+     * Writes the accepted text from the IDE before the CLI does (the same text, so its write changes nothing):
+     * by the backend, inside the workspace folders only, as every other write of the IDE's.
+     */
     protected async writeAccepted(diff: ReviewedDiff, content: string): Promise<void> {
         const fileUri = new URI(diff.proposal.fileUri);
         try {
-            await this.fileService.write(fileUri, content);
+            await this.backend.writeAccepted(diff.proposal.fileUri, toRpcText(content));
             this.output.info(nls.localize('theia-cli-companion/cli-core/diffWritten', 'Wrote the accepted change to {0}', fileUri.path.fsPath()));
         } catch (error) {
             this.output.error(nls.localize('theia-cli-companion/cli-core/diffWriteFailed',

@@ -8,8 +8,8 @@ import { MessageService } from '@theia/core/lib/common/message-service';
 import URI from '@theia/core/lib/common/uri';
 import { FileService } from '@theia/filesystem/lib/browser/file-service';
 import { IdeCompanionBackend } from '../../common/ide-companion-protocol';
-import { DiffOutcome, fromRpcText, toRpcText } from '@theia-cli-companion/ide-companion-server/lib/common';
-import { DIFF_FOCUS_PREF, DIFF_WRITE_ON_ACCEPT_PREF, IdeCompanionPreferences } from '../../common/ide-companion-preferences';
+import { DiffOutcome, fromRpcText, RpcText, toRpcText } from '@theia-cli-companion/ide-companion-server/lib/common';
+import { DIFF_FOCUS_PREF, IdeCompanionPreferences } from '../../common/ide-companion-preferences';
 import { CompanionLog } from '../companion-log';
 import { TextModels } from '../text-models';
 import { DiffReviewService } from '../diff-review/diff-review-service';
@@ -118,7 +118,7 @@ export class DiffReviewTestbed {
     /** The user's settings and the workspace's (`.theia/settings.json`), by name. */
     readonly userSettings = new Map<string, unknown>();
     readonly workspaceSettings = new Map<string, unknown>();
-    readonly preferences: Record<string, unknown> = { [DIFF_FOCUS_PREF]: 'auto', [DIFF_WRITE_ON_ACCEPT_PREF]: false };
+    readonly preferences: Record<string, unknown> = { [DIFF_FOCUS_PREF]: 'auto' };
     readonly models: TestTextModels;
     readonly service: DiffReviewService;
 
@@ -157,6 +157,8 @@ export class DiffReviewTestbed {
                 this.ledger.set(id, { fileUri, before: this.files.contents.get(fileUri)?.text });
                 return id;
             },
+            // The backend's write of an accepted text (its own spec covers the roots): over TestFiles.
+            writeAccepted: async (fileUri: string, content: RpcText) => this.files.service.write(new URI(fileUri), fromRpcText(content)),
             undoChange: async (id: string) => {
                 const entry = this.ledger.get(id)!;
                 if (entry.before === undefined) {

@@ -7,4 +7,5 @@ export * from '@theia-cli-companion/ide-companion-server/lib/common/test';
 // The testbed loads Theia's browser modules, which need the DOM while they load.
 const disableDom = enableBrowserDom();
 export * from './diff-review-testbed';
+export * from './user-scope-testbed';
 disableDom();

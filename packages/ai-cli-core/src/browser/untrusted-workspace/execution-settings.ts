@@ -9,6 +9,13 @@ import type { JSONValue } from '@theia/core/shared/@lumino/coreutils';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
 
 /**
+ * What a user-scoped setting decides, for the notice that says a workspace's value is ignored: what runs,
+ * how changes are reviewed, what the user's agents are given (MCP servers, files in snapshots), or what
+ * the IDE itself writes.
+ */
+export type GuardedSetting = 'execution' | 'review' | 'sharing' | 'writes';
+
+/**
  * The settings that decide what the IDE executes (commands, their arguments and environment, agent
  * definitions) read from the user's own settings and the defaults only: a cloned repository's
  * `.theia/settings.json` must never choose what runs. Declaring such a preference user-scoped is not
@@ -29,9 +36,9 @@ export class ExecutionSettings {
 
     /**
      * The user's value of `preferenceName`, else its default; what the workspace or a folder sets is never
-     * used. `guards` says what the setting decides, for the notice: what runs, or how changes are reviewed.
+     * used. `guards` says what the setting decides, for the notice.
      */
-    get<T extends JSONValue>(preferenceName: string, guards: 'execution' | 'review' = 'execution'): T | undefined {
+    get<T extends JSONValue>(preferenceName: string, guards: GuardedSetting = 'execution'): T | undefined {
         const inspection = this.preferences.inspect<T>(preferenceName);
         if (this.workspaceSets(preferenceName)) {
             this.notice(preferenceName, guards);
@@ -48,19 +55,12 @@ export class ExecutionSettings {
         });
     }
 
-    protected notice(preferenceName: string, guards: 'execution' | 'review'): void {
+    protected notice(preferenceName: string, guards: GuardedSetting): void {
         if (this.noticed.has(preferenceName)) {
             return;
         }
         this.noticed.add(preferenceName);
-        const message = guards === 'execution'
-            ? nls.localize('theia-cli-companion/cli-core/workspaceSettingIgnored',
-                'This workspace\'s settings set "{0}". CLI Companion ignores that: what it runs comes from your user settings only, so a repository cannot choose it.',
-                preferenceName)
-            : nls.localize('theia-cli-companion/cli-core/workspaceReviewSettingIgnored',
-                // eslint-disable-next-line @stylistic/max-len -- an nls default text is one string literal, and this one alone is longer than a line
-                'This workspace\'s settings set "{0}". CLI Companion ignores that: how proposed changes are reviewed comes from your user settings only, so a repository cannot turn review off.',
-                preferenceName);
+        const message = this.noticeText(preferenceName, guards);
         this.logger.warn(message);
         const openUserSettings = nls.localize('theia-cli-companion/cli-core/openUserSettings', 'Open User Settings');
         void this.messages.warn(message, openUserSettings).then(answer => {
@@ -68,5 +68,25 @@ export class ExecutionSettings {
                 void this.commands.executeCommand(CommonCommands.OPEN_PREFERENCES.id, preferenceName);
             }
         });
+    }
+
+    protected noticeText(preferenceName: string, guards: GuardedSetting): string {
+        switch (guards) {
+            case 'review': return nls.localize('theia-cli-companion/cli-core/workspaceReviewSettingIgnored',
+                // eslint-disable-next-line @stylistic/max-len -- an nls default text is one string literal, and this one alone is longer than a line
+                'This workspace\'s settings set "{0}". CLI Companion ignores that: how proposed changes are reviewed comes from your user settings only, so a repository cannot turn review off.',
+                preferenceName);
+            case 'sharing': return nls.localize('theia-cli-companion/cli-core/workspaceSharingSettingIgnored',
+                // eslint-disable-next-line @stylistic/max-len -- an nls default text is one string literal, and this one alone is longer than a line
+                'This workspace\'s settings set "{0}". CLI Companion ignores that: what your agents are given (your MCP servers, the files snapshots record) comes from your user settings only, so a repository cannot choose it.',
+                preferenceName);
+            case 'writes': return nls.localize('theia-cli-companion/cli-core/workspaceWriteSettingIgnored',
+                // eslint-disable-next-line @stylistic/max-len -- an nls default text is one string literal, and this one alone is longer than a line
+                'This workspace\'s settings set "{0}". CLI Companion ignores that: what the IDE itself writes comes from your user settings only, so a repository cannot choose it.',
+                preferenceName);
+            default: return nls.localize('theia-cli-companion/cli-core/workspaceSettingIgnored',
+                'This workspace\'s settings set "{0}". CLI Companion ignores that: what it runs comes from your user settings only, so a repository cannot choose it.',
+                preferenceName);
+        }
     }
 }

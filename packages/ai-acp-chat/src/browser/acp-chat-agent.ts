@@ -1,6 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import {
-    ChatAgent, ChatAgentLocation, ChatMode, ErrorChatResponseContentImpl, MarkdownChatResponseContentImpl, MutableChatRequestModel, QuestionResponseContentImpl
+    ChatAgent, ChatAgentLocation, ChatMode, ErrorChatResponseContentImpl, MutableChatRequestModel, QuestionResponseContentImpl
 } from '@theia/ai-chat';
 import type { KeyStoreService } from '@theia/core/lib/common/key-store';
 import type { QuickInputService } from '@theia/core/lib/common/quick-pick-service';
@@ -12,6 +12,8 @@ import { AcpChatBackend, AcpSessionInfo, AcpStartFailure, AcpStartResult } from 
 import type { SharedMcpServer } from '../common/theia-mcp-servers';
 import { AcpChatClientImpl } from './acp-chat-client-impl';
 import { AcpChatTurn } from './acp-chat-turn';
+import { AgentMarkdownContent } from './agent-markdown/agent-markdown-content';
+import { agentMarkdownHtml } from './agent-markdown/agent-markdown-html';
 import type { AcpTurnChanges } from './checkpoints/acp-turn-changes';
 import { AcpPromptAttachments } from './prompt/acp-prompt-attachments';
 import { AttachmentOutcome, promptBlocks } from './prompt/acp-prompt-blocks';
@@ -86,6 +88,7 @@ export class AcpChatAgent implements ChatAgent {
         client.attach(chatId, turn);
         const cancel = response.cancellationToken.onCancellationRequested(() => backend.cancel(chatId).catch(() => undefined));
         try {
+            turn.roots = (await this.services.workspace())?.roots ?? [];
             const exitedEarlier = client.exitsWhileIdle.get(chatId);
             if (exitedEarlier) {
                 client.exitsWhileIdle.delete(chatId);
@@ -102,7 +105,7 @@ export class AcpChatAgent implements ChatAgent {
             const attachments = await this.services.attachments.of(request);
             const { blocks, outcomes } = promptBlocks(messageText(request), attachments, session.promptCapabilities, this.name);
             if (outcomes.length) {
-                response.response.addContent(new MarkdownChatResponseContentImpl(`*${this.describeAttachments(outcomes)}*\n\n`));
+                response.response.addContent(new AgentMarkdownContent(`*${this.describeAttachments(outcomes)}*\n\n`, turn.roots));
             }
             const result = await backend.prompt(chatId, [
                 ...notes.map(text => ({ type: 'text' as const, text })),
@@ -128,8 +131,8 @@ export class AcpChatAgent implements ChatAgent {
                 return;
             }
             if (result.stopReason !== 'end_turn') {
-                response.response.addContent(new MarkdownChatResponseContentImpl(`\n\n*${nls.localize('theia-cli-companion/acp-chat/stopReason',
-                    'The agent stopped: {0}', result.stopReason)}*`));
+                response.response.addContent(new AgentMarkdownContent(`\n\n*${nls.localize('theia-cli-companion/acp-chat/stopReason',
+                    'The agent stopped: {0}', result.stopReason)}*`, turn.roots));
             }
             response.complete();
         } catch (error) {
@@ -187,12 +190,12 @@ export class AcpChatAgent implements ChatAgent {
         this.selectedModes.delete(chatId);
         const leftOut = result.session.mcpServers?.leftOut ?? [];
         if (leftOut.length) {
-            request.response.response.addContent(new MarkdownChatResponseContentImpl(`*${nls.localize('theia-cli-companion/acp-chat/mcpLeftOut',
-                'Not given to {0}: {1}.', this.name, leftOut.map(({ name, reason }) => `MCP server ${name} (${reason})`).join('; '))}*\n\n`));
+            request.response.response.addContent(new AgentMarkdownContent(`*${nls.localize('theia-cli-companion/acp-chat/mcpLeftOut',
+                'Not given to {0}: {1}.', this.name, leftOut.map(({ name, reason }) => `MCP server ${name} (${reason})`).join('; '))}*\n\n`, workspace.roots));
         }
         if (result.session.loadFailure) {
-            request.response.response.addContent(new MarkdownChatResponseContentImpl(`*${nls.localize('theia-cli-companion/acp-chat/loadFailed',
-                '{0} could not reopen this chat\'s earlier session ({1}); this message starts a new one.', this.name, result.session.loadFailure)}*\n\n`));
+            request.response.response.addContent(new AgentMarkdownContent(`*${nls.localize('theia-cli-companion/acp-chat/loadFailed',
+                '{0} could not reopen this chat\'s earlier session ({1}); this message starts a new one.', this.name, result.session.loadFailure)}*\n\n`, workspace.roots));
         }
         request.session.setSettings({ ...request.session.settings, [ACP_SESSION_SETTING]: result.session.sessionId });
         const modes = result.session.modes;
@@ -225,9 +228,9 @@ export class AcpChatAgent implements ChatAgent {
             return false;
         }
         if (!isKeyMethod(method)) {
-            request.response.response.addContent(new MarkdownChatResponseContentImpl(nls.localize('theia-cli-companion/acp-chat/signInOutside',
+            request.response.response.addContent(new AgentMarkdownContent(nls.localize('theia-cli-companion/acp-chat/signInOutside',
                 '*{0} signs in with "{1}" outside the IDE: run `{2}` in a terminal once, sign in there, then send your message again.*',
-                this.name, method.name, this.definition.command)));
+                this.name, method.name, this.definition.command), []));
             return false;
         }
         const key = await this.services.quickInput.input({
@@ -259,7 +262,8 @@ export class AcpChatAgent implements ChatAgent {
             const response = request.response;
             const options = failure.methods.map(method => ({ text: method.name, value: method.id, description: method.description ?? undefined }));
             const question = new QuestionResponseContentImpl(
-                nls.localize('theia-cli-companion/acp-chat/chooseSignIn', '{0} needs credentials ({1}). How do you want to sign in?', this.name, failure.message),
+                agentMarkdownHtml(nls.localize('theia-cli-companion/acp-chat/chooseSignIn', '{0} needs credentials ({1}). How do you want to sign in?',
+                    this.name, failure.message), []),
                 options, request, selected => {
                     question.selectedOption = selected;
                     response.stopWaitingForInput();

@@ -1,6 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import {
-    MarkdownChatResponseContentImpl, MutableChatRequestModel, QuestionResponseContentImpl, ThinkingChatResponseContentImpl,
+    MutableChatRequestModel, QuestionResponseContentImpl, ThinkingChatResponseContentImpl,
     ToolCallChatResponseContentImpl, ErrorChatResponseContentImpl
 } from '@theia/ai-chat';
 import { ToolCallChatResponseContent } from '@theia/ai-chat/lib/common/chat-model';
@@ -9,6 +9,8 @@ import { FileUri } from '@theia/core/lib/common/file-uri';
 import { diffsOf, OMITTED_MARKER, ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
 import type { DiffReviewService, ReviewedProposal } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import { AcpTurnSink } from './acp-chat-client-impl';
+import { AgentMarkdownContent } from './agent-markdown/agent-markdown-content';
+import { agentMarkdownHtml } from './agent-markdown/agent-markdown-html';
 
 /** The files a permission diff is about, on disk: agents such as Claude Code and Codex write them themselves. */
 export interface AgentWrittenFiles {
@@ -64,6 +66,8 @@ export class AcpChatTurn implements AcpTurnSink {
     protected readonly reviewedToolCalls = new Map<string, string[]>();
     /** Reviewed texts being put in place: the turn is over when they are. */
     protected readonly settling = new Set<Promise<void>>();
+    /** The chat's workspace folders: the only place a `file:` link in the agent's markdown may go. */
+    roots: readonly string[] = [];
 
     constructor(
         protected readonly request: MutableChatRequestModel,
@@ -78,10 +82,15 @@ export class AcpChatTurn implements AcpTurnSink {
         this.request.response.response.addContent(content);
     }
 
+    /** Markdown the agent wrote or shaped (a path, a title): its links go only to the web and into the workspace folders. */
+    protected markdown(text: string): AgentMarkdownContent {
+        return new AgentMarkdownContent(text, this.roots);
+    }
+
     onUpdate(update: acp.SessionUpdate, toolCall?: ToolCallState): void {
         switch (update.sessionUpdate) {
             case 'agent_message_chunk':
-                this.add(new MarkdownChatResponseContentImpl(textOf(update.content)));
+                this.add(this.markdown(textOf(update.content)));
                 break;
             case 'agent_thought_chunk':
                 this.add(new ThinkingChatResponseContentImpl(textOf(update.content), ''));
@@ -126,7 +135,7 @@ export class AcpChatTurn implements AcpTurnSink {
         }
         const more = cut ? `\n${nls.localize('theia-cli-companion/acp-chat/fullOutput', '(The whole output: CLI Companion: Show Full Tool Output…)')}` : '';
         const result = finished ? (state.status === 'failed' ? `failed: ${output}` : output || state.status) + more : undefined;
-        this.add(new AcpToolCallContent(state.toolCallId, `${state.title} (${state.kind}, ${state.status})`, args, finished, result));
+        this.add(new AcpToolCallContent(state.toolCallId, `${state.title} (${state.kind}, ${state.status})`, args, finished, result && shownAsText(result)));
     }
 
     protected addPlan(entries: acp.PlanEntry[]): void {
@@ -135,7 +144,7 @@ export class AcpChatTurn implements AcpTurnSink {
         const checklist = entries.map(entry => `- ${box[entry.status] ?? '☐'} ${entry.content}${entry.status === 'in_progress' ? ' *(in progress)*' : ''}`).join('\n');
         if (checklist !== this.lastPlan) {
             this.lastPlan = checklist;
-            this.add(new MarkdownChatResponseContentImpl(`\n\n**${nls.localize('theia-cli-companion/acp-chat/plan', 'Plan')}**\n\n${checklist}\n\n`));
+            this.add(this.markdown(`\n\n**${nls.localize('theia-cli-companion/acp-chat/plan', 'Plan')}**\n\n${checklist}\n\n`));
         }
     }
 
@@ -169,7 +178,7 @@ export class AcpChatTurn implements AcpTurnSink {
             };
             const options = params.options.map(option => ({ text: option.name, value: option.optionId, description: option.kind }));
             const question = new QuestionResponseContentImpl(
-                nls.localize('theia-cli-companion/acp-chat/permission', '{0} asks to run: {1}', this.agentName, toolCall.title),
+                agentMarkdownHtml(nls.localize('theia-cli-companion/acp-chat/permission', '{0} asks to run: {1}', this.agentName, toolCall.title), this.roots),
                 options, this.request, selected => settle({ outcome: 'selected', optionId: String(selected.value) }),
                 { header: nls.localize('theia-cli-companion/acp-chat/permissionHeader', 'Permission') });
             this.add(question);
@@ -196,7 +205,7 @@ export class AcpChatTurn implements AcpTurnSink {
                     const decision = decisions.get(diff.path)!;
                     const written = decision.accepted ? decision.content : diff.original;
                     if (written === undefined) {
-                        this.add(new MarkdownChatResponseContentImpl(`\n\n*${nls.localize('theia-cli-companion/acp-chat/rejectedNewFile',
+                        this.add(this.markdown(`\n\n*${nls.localize('theia-cli-companion/acp-chat/rejectedNewFile',
                             'You rejected the new file {0}, but the agent may still create it: ACP can only allow or reject the whole tool call.', diff.path)}*\n\n`));
                     } else if (written !== diff.proposed) {
                         this.editedProposals.set(diff.path, { proposed: diff.proposed, edited: written });
@@ -265,7 +274,7 @@ export class AcpChatTurn implements AcpTurnSink {
             if (await this.files.replaceWritten(filePath, edited.proposed, edited.edited).catch(() => false)) {
                 this.tellWroteReviewed(filePath);
             } else {
-                this.add(new MarkdownChatResponseContentImpl(`\n\n*${nls.localize('theia-cli-companion/acp-chat/reviewedNotApplied',
+                this.add(this.markdown(`\n\n*${nls.localize('theia-cli-companion/acp-chat/reviewedNotApplied',
                     '{0} does not hold what the agent proposed after its write, so the text you reviewed was not put in its place: check the file.', filePath)}*\n\n`));
             }
         }
@@ -301,7 +310,7 @@ export class AcpChatTurn implements AcpTurnSink {
 
     /** The chat says the reviewed text is in the file; the agent hears it with the next message. */
     protected tellWroteReviewed(filePath: string): void {
-        this.add(new MarkdownChatResponseContentImpl(`\n\n*${nls.localize('theia-cli-companion/acp-chat/wroteEdited',
+        this.add(this.markdown(`\n\n*${nls.localize('theia-cli-companion/acp-chat/wroteEdited',
             'Wrote {0} as you reviewed it (your edits, and without the changes you rejected); the agent is told with your next message.', filePath)}*\n\n`));
         this.notesForAgent.push(`Note from the IDE: when you wrote ${filePath}, the user had reviewed your proposed change and changed it `
             + '(edited it, or rejected some of your changes). The file holds the text the user reviewed, not the text you sent. '
@@ -319,7 +328,7 @@ export class AcpChatTurn implements AcpTurnSink {
 
     /** Said in the answer, where the agent's next words may depend on it: the agent was told it cannot have that here. */
     onUnsupportedRequest(method: string): void {
-        this.add(new MarkdownChatResponseContentImpl(`\n\n*${nls.localize('theia-cli-companion/acp-chat/unsupportedRequest',
+        this.add(this.markdown(`\n\n*${nls.localize('theia-cli-companion/acp-chat/unsupportedRequest',
             '{0} asked for {1}, which this chat does not support yet; it was told so ("method not found").', this.agentName, `\`${method.replace(/`/g, '')}\``)}*\n\n`));
     }
 
@@ -336,8 +345,27 @@ function textOf(content: acp.ContentBlock | undefined | null): string {
     }
     switch (content.type) {
         case 'text': return content.text;
-        case 'resource_link': return `[${content.name}](${content.uri})`;
+        // A link only where its URI passes the test of every link of the agent's (see agentMarkdownHtml).
+        case 'resource_link': return `[${escapeMarkdown(content.name)}](<${content.uri.replace(/[<>\\\r\n]/g, encodeURIComponent)}>)`;
         case 'resource': return 'text' in content.resource ? content.resource.text : `[${content.resource.uri}]`;
         default: return `*[${content.type}]*`;
     }
+}
+
+/**
+ * A tool's output as Theia's chat shows it: in a `<pre>`, as it is. Theia renders a result that parses as
+ * JSON tool content (`{"content":[{"type":"text",…}]}`) as markdown: such output goes as a JSON string.
+ */
+function shownAsText(output: string): string {
+    try {
+        JSON.parse(output);
+    } catch {
+        return output;
+    }
+    return JSON.stringify(output);
+}
+
+/** Text shown as it is in markdown: every ASCII punctuation character escaped, line breaks as spaces. */
+function escapeMarkdown(text: string): string {
+    return text.replace(/[\r\n]+/g, ' ').replace(/[!-/:-@[-`{-~]/g, '\\$&');
 }

@@ -73,6 +73,20 @@ describe('AgentTaskManager: names chosen by the agent or the repository', functi
         }
     });
 
+    it('keeps a bounded start of a 300 MiB stderr line without a break, and the task ends as usual', async () => {
+        const cli = writeFakeGemini(path.join(base, 'fake-gemini'), { shell: "head -c 314572800 /dev/zero | tr '\\0' e >&2\nprintf '\\nafter the flood\\n' >&2" });
+        const start = process.memoryUsage().rss;
+        let most = start;
+        const timer = setInterval(() => most = Math.max(most, process.memoryUsage().rss), 10);
+        try {
+            const detail = await runTask(manager, () => manager.start({ prompt: 'flood', cwd: ws, approvalMode: 'default' }, cli));
+            expect(detail.state).to.equal('succeeded');
+        } finally {
+            clearInterval(timer);
+        }
+        expect(most - start, `RSS grew by ${Math.round((most - start) / 1024 / 1024)} MiB`).to.be.below(150 * 1024 * 1024);
+    });
+
     it('reads a task stored by an earlier version, whose tool calls were an object keyed by tool id', async () => {
         const tasks = path.join(base, 'config', 'cli-companion', 'agent-tasks', 'tasks');
         fs.mkdirSync(tasks, { recursive: true });

@@ -1,6 +1,6 @@
 import { ChildProcess } from 'child_process';
 import { signalProcessGroup, spawnInOwnGroup } from '@theia-cli-companion/cli-process/lib/node';
-import { CLI_CATALOGUE, installCommandOf } from '@theia-cli-companion/cli-process/lib/common';
+import { BoundedLine, BoundedLineSplitter, CLI_CATALOGUE, installCommandOf } from '@theia-cli-companion/cli-process/lib/common';
 import { ExitFacts, RetryNotice, TaskOutcome, classifyExit, parseRetryNotice } from '../common/headless-exit';
 import { StreamJsonLine, StreamJsonLineParser } from '../common/stream-json-line-parser';
 
@@ -26,6 +26,8 @@ export interface HeadlessProcessListener {
 }
 
 const STDERR_TAIL_LINES = 20;
+/** What is kept of one stderr line; the rest of a longer one is dropped unread. */
+export const MAX_STDERR_LINE_LENGTH = 64 * 1024;
 
 /**
  * One `gemini -p … --output-format stream-json` run. The CLI runs in a process group of its own
@@ -35,7 +37,7 @@ export class HeadlessGeminiProcess {
     protected readonly child: ChildProcess;
     protected readonly parser = new StreamJsonLineParser();
     protected readonly stderrTail: string[] = [];
-    protected pendingStderr = '';
+    protected readonly stderrLines = new BoundedLineSplitter(MAX_STDERR_LINE_LENGTH);
     protected result?: ExitFacts['result'];
     protected lastErrorNotice?: string;
     protected cancelled = false;
@@ -50,7 +52,7 @@ export class HeadlessGeminiProcess {
             stdio: ['ignore', 'pipe', 'pipe']
         });
         this.child.stdout!.on('data', (chunk: Buffer) => this.onLines(this.parser.push(chunk)));
-        this.child.stderr!.on('data', (chunk: Buffer) => this.onStderr(chunk.toString('utf8')));
+        this.child.stderr!.on('data', (chunk: Buffer) => this.onStderr(this.stderrLines.push(chunk)));
         this.child.on('error', error => this.finish({ code: null, signal: null, spawnError: error }));
         this.child.on('close', (code, signal) => this.finish({ code, signal }));
     }
@@ -89,10 +91,8 @@ export class HeadlessGeminiProcess {
         }
     }
 
-    protected onStderr(text: string): void {
-        const lines = (this.pendingStderr + text).split('\n');
-        this.pendingStderr = lines.pop()!;
-        lines.forEach(line => this.onStderrLine(line));
+    protected onStderr(lines: BoundedLine[]): void {
+        lines.forEach(({ text, cut }) => this.onStderrLine(cut ? `${text} [line cut at ${MAX_STDERR_LINE_LENGTH} characters]` : text));
     }
 
     protected onStderrLine(line: string): void {
@@ -114,9 +114,7 @@ export class HeadlessGeminiProcess {
         this.finished = true;
         clearTimeout(this.killTimer);
         this.onLines(this.parser.end());
-        if (this.pendingStderr) {
-            this.onStderrLine(this.pendingStderr);
-        }
+        this.onStderr(this.stderrLines.end());
         // Whatever the first process left behind (its relaunched child) goes with it.
         this.signalGroup('SIGKILL');
         const facts: ExitFacts = {

@@ -28,7 +28,7 @@ export class AgentMarkdownContent extends MarkdownChatResponseContentImpl {
             return false;
         }
         this.markdown += next.markdown;
-        this.roots = next.roots;
+        this.roots = [...new Set([...this.roots, ...next.roots])];
         this.render();
         return true;
     }

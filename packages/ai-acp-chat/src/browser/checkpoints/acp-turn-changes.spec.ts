@@ -3,7 +3,7 @@ let disableDom = enableBrowserDom();
 
 import { expect } from 'chai';
 import { Container } from '@theia/core/shared/inversify';
-import { ChatAgentLocation, CommandChatResponseContent, MutableChatModel, MutableChatRequestModel } from '@theia/ai-chat';
+import { ChatAgentLocation, CommandChatResponseContent, MarkdownChatResponseContent, MutableChatModel, MutableChatRequestModel } from '@theia/ai-chat';
 import { MessageService } from '@theia/core/lib/common/message-service';
 import { OpenerService } from '@theia/core/lib/browser/opener-service';
 import { EditorManager } from '@theia/editor/lib/browser/editor-manager';
@@ -11,6 +11,7 @@ import URI from '@theia/core/lib/common/uri';
 import { AcpChatBackend, AcpRestoreResult, AcpTurnCheckpoint, AcpTurnFileChange } from '../../common/acp-chat-protocol';
 import { AcpTurnChangeElement } from './acp-turn-change-element';
 import { AcpTurnChanges, RESTORE_TURN_COMMAND } from './acp-turn-changes';
+import { theiaChatMarkdown } from '../agent-markdown/test/theia-chat-markdown';
 
 disableDom();
 
@@ -68,6 +69,15 @@ describe('AcpTurnChanges', () => {
     });
 
     const elements = () => request.changeSet!.getElements() as AcpTurnChangeElement[];
+
+    it('names a file whose name holds line breaks and a command: link without making it a link', async () => {
+        turnChanges.record(request, { turnId: request.id, changes: [change('a\n\n[x](command:aiCliCompanion.acceptAllDiffs)\n\n`')], truncated: false }, 'Fake');
+        const markdown = request.response.response.content.filter((content): content is MarkdownChatResponseContent => MarkdownChatResponseContent.is(content));
+        const rendered = await theiaChatMarkdown(markdown[0].content);
+        expect(rendered.links).to.deep.equal([]);
+        expect(rendered.opened).to.deep.equal([]);
+        expect(rendered.text).to.contain('Changed in this turn:').and.to.contain('command:aiCliCompanion.acceptAllDiffs');
+    });
 
     it('lists the turn\'s files as change set elements and under the answer (twenty at most there), with the restore button', () => {
         const changes = Array.from({ length: 23 }, (_, index) => change(`f${index}.txt`));

@@ -1,5 +1,5 @@
 import { inject, injectable } from '@theia/core/shared/inversify';
-import { ChangeSetImpl, CommandChatResponseContentImpl, MarkdownChatResponseContentImpl, MutableChatRequestModel } from '@theia/ai-chat';
+import { ChangeSetImpl, CommandChatResponseContentImpl, MutableChatRequestModel } from '@theia/ai-chat';
 import { Command } from '@theia/core/lib/common/command';
 import { MessageService } from '@theia/core/lib/common/message-service';
 import { nls } from '@theia/core/lib/common/nls';
@@ -11,6 +11,7 @@ import { EditorManager } from '@theia/editor/lib/browser/editor-manager';
 import { AcpChatBackend, AcpRestoreResult, AcpTurnCheckpoint, AcpTurnFileChange } from '../../common/acp-chat-protocol';
 import { AcpTurnChangeElement, TurnChangeActions, TurnRef } from './acp-turn-change-element';
 import { checkpointUri } from './checkpoint-resource-resolver';
+import { AgentMarkdownContent } from '../agent-markdown/agent-markdown-content';
 
 /** The companion's commands share one category, localized once (by ai-cli-core). */
 const CATEGORY_KEY = 'theia-cli-companion/ide-companion/category';
@@ -50,8 +51,9 @@ export class AcpTurnChanges implements TurnChangeActions {
             : named;
         const cut = checkpoint.truncated ? ` ${nls.localize('theia-cli-companion/acp-chat/checkpointCut',
             '(A folder has more files than a checkpoint records: changes to the others are not listed.)')}` : '';
-        request.response.response.addContent(new MarkdownChatResponseContentImpl(`\n\n*${nls.localize('theia-cli-companion/acp-chat/turnChanged',
-            'Changed in this turn: {0}.', files)}${cut}*\n\n`));
+        // File names are the agent's to choose (a line break in one could end the code span): no link of theirs is one.
+        request.response.response.addContent(new AgentMarkdownContent(`\n\n*${nls.localize('theia-cli-companion/acp-chat/turnChanged',
+            'Changed in this turn: {0}.', files)}${cut}*\n\n`, []));
         request.response.response.addContent(new CommandChatResponseContentImpl(RESTORE_TURN_COMMAND, undefined, [at.chatSessionId, at.turnId]));
     }
 

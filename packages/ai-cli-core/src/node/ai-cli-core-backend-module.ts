@@ -7,6 +7,7 @@ import { IdeCompanionBackend, ideCompanionServicePath } from '../common/ide-comp
 import { IdeCompanionFrontendClient } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { IdeCompanionBackendImpl } from './ide-companion-backend-impl';
 import { WindowAgentCredentials } from './window-agent-credentials';
+import { CleanSignalExit } from './clean-signal-exit';
 import { WindowCompanionRegistry } from './window-companion-registry';
 import { WindowModuleContribution } from './window-module-contribution';
 
@@ -26,5 +27,7 @@ export default new ContainerModule(bind => {
     bindContributionProvider(bind, WindowModuleContribution);
     bind(WindowCompanionRegistry).toSelf().inSingletonScope();
     bind(BackendApplicationContribution).toService(WindowCompanionRegistry);
+    bind(CleanSignalExit).toSelf().inSingletonScope();
+    bind(BackendApplicationContribution).toService(CleanSignalExit);
     bind(ConnectionContainerModule).toConstantValue(windowConnectionModule);
 });

@@ -83,7 +83,10 @@ export class CompanionStatusWidget extends ReactWidget {
                         <th>{CLI_FLAVOUR_DISPLAY_NAMES[id]}</th>
                         <td>{file
                             ? nls.localize('theia-cli-companion/ide-companion/advertisedIn', 'Advertised in {0}', file.path)
-                            : nls.localize('theia-cli-companion/ide-companion/notAdvertised', 'Not advertised (turned off in the preferences)')}</td>
+                            : nls.localize('theia-cli-companion/ide-companion/notAdvertised', 'Not advertised (turned off in the preferences)')}
+                        {file?.placement && <div className='ai-cli-companion-placement'>
+                            {nls.localize('theia-cli-companion/ide-companion/placement', 'In {0}', file.placement)}
+                        </div>}</td>
                     </tr>;
                 })}
             </tbody></table>

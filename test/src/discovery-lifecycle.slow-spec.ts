@@ -74,21 +74,23 @@ describe('IDE mode: discovery file lifecycle', function (): void {
         expect(restarted.log).to.match(/Removed stale Gemini CLI discovery file/);
     });
 
-    it('removes every discovery file when the backend is stopped with SIGTERM', async () => {
+    it('removes every discovery file when the backend is stopped with SIGTERM, and exits with 0 (a clean stop to a supervisor)', async () => {
         const backend = await startBackend();
         await (await openWindow(backend)).openTerminal();
         await (await openWindow(backend)).openTerminal();
         expect(discoveryFiles(sandbox)).to.have.length(6);
         await backend.stop();
         expect(discoveryFiles(sandbox)).to.deep.equal([]);
+        expect(backend.exit, backend.log.slice(-2000)).to.deep.equal({ code: 0, signal: null });
     });
 
-    it('removes every discovery file when the backend is interrupted with SIGINT (Ctrl+C)', async () => {
+    it('removes every discovery file when the backend is interrupted with SIGINT (Ctrl+C), and exits with 0', async () => {
         const backend = await startBackend();
         await openWindow(backend);
         await until(() => discoveryFiles(sandbox).length === 3, 'the window\'s three discovery files', 20000);
         await backend.stop('SIGINT');
         expect(discoveryFiles(sandbox)).to.deep.equal([]);
+        expect(backend.exit, backend.log.slice(-2000)).to.deep.equal({ code: 0, signal: null });
     });
 
     it('keeps the same server across a reload of the browser tab, so a connected CLI stays connected', async () => {

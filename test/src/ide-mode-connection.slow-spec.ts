@@ -65,8 +65,9 @@ describe('IDE mode: real CLI clients connect from a Theia terminal', function ()
         const window = await openWindow();
         await window.openTerminal();
         const terminalEnv = await window.terminalEnvironment();
-        // The task's TMPDIR is the window's too: the user's private directory.
-        const captured = path.join(terminalEnv.TMPDIR, 'task-env.txt');
+        // The terminal's TMPDIR is the backend's own: the window sets none where <tmpdir>/gemini is the user's.
+        expect(terminalEnv.TMPDIR).to.equal(sandbox.tmp);
+        const captured = path.join(sandbox.tmp, 'task-env.txt');
         await window.runTask('capture-env');
         await until(() => fs.existsSync(captured) && fs.readFileSync(captured, 'utf8').includes('GEMINI_CLI_IDE_SERVER_PORT='), 'the task to capture its environment', 30000);
         const taskEnv = Object.fromEntries(fs.readFileSync(captured, 'utf8').split('\0').filter(Boolean)
@@ -111,6 +112,44 @@ describe('IDE mode: real CLI clients connect from a Theia terminal', function ()
             expect(report.status.status, report.status.details).to.equal('connected');
             expect(report.transport, 'no stdio relay started').to.equal('http');
             await window.waitForStatus(/CLI 1$/);
+            await probe.close();
+            await window.waitForStatus(/^(?!.*CLI \d).*CLI$/);
+        });
+    }
+
+    // What a `gemini` started from an SSH session or `docker exec` into the machine has: the user's own
+    // environment (the sandbox's HOME and TMPDIR, which the backend runs with too), none of the window's.
+    for (const { session, extra } of [
+        { session: 'an SSH session', extra: { SSH_CONNECTION: '127.0.0.1 50000 127.0.0.1 22' } },
+        { session: 'docker exec', extra: {} }
+    ]) {
+        it(`connects the real gemini IdeClient started outside the IDE (${session}) in the workspace folder, and the status says where its file is and why`, async () => {
+            const window = await openWindow();
+            await window.openTerminal();
+            const terminalEnv = await window.terminalEnvironment(workspace);
+            expect(terminalEnv.TMPDIR, 'the terminal\'s TMPDIR is the backend\'s own where the standard directory is the user\'s').to.equal(sandbox.tmp);
+            const plain: NodeJS.ProcessEnv = { ...sandbox.env, ...extra };
+            expect(Object.keys(plain).filter(name => /^(GEMINI_CLI_IDE_|QWEN_CODE_IDE_|CLAUDE_CODE_)/.test(name)), 'none of the window\'s variables').to.deep.equal([]);
+            // The same os.tmpdir() as the backend's, as a session on the same machine has: read from the backend process itself.
+            const backendEnv = fs.readFileSync(`/proc/${backend.pid}/environ`, 'utf8').split('\0');
+            expect(backendEnv).to.include(`TMPDIR=${plain.TMPDIR}`);
+            expect(plain.TMPDIR).to.equal(sandbox.tmp);
+
+            // Without the window's port the CLI takes any window on the folder: let those of earlier tests go (their grace period).
+            const ours = `gemini-ide-server-${backend.pid}-${terminalEnv.GEMINI_CLI_IDE_SERVER_PORT}.json`;
+            await until(() => fs.readdirSync(geminiDiscoveryDirectory(sandbox)).join() === ours, 'only this window\'s Gemini CLI file', 30000);
+            const probe = bed.probe('gemini', plain, workspace);
+            const report = await probe.connected();
+            expect(report.status.status, report.status.details).to.equal('connected');
+            expect(report.ide).to.deep.equal({ name: 'theia', displayName: 'Eclipse Theia' });
+            expect(report.port).to.equal(Number(terminalEnv.GEMINI_CLI_IDE_SERVER_PORT));
+            expect(report.transport).to.equal(await expectedTransport('gemini', plain));
+            await window.waitForStatus(/CLI 1$/);
+
+            await window.runCommand('CLI Companion: Show Status');
+            const placement = window.page.locator('.ai-cli-companion-flavour[data-flavour="gemini"] .ai-cli-companion-placement');
+            await placement.waitFor({ state: 'visible', timeout: 20000 });
+            expect(await placement.innerText()).to.match(/^In the standard directory, this user's alone: a Gemini CLI started anywhere on this machine/);
             await probe.close();
             await window.waitForStatus(/^(?!.*CLI \d).*CLI$/);
         });

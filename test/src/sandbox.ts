@@ -58,12 +58,12 @@ export function createSandbox(theiaSettings: Record<string, unknown> = {}): Sand
 }
 
 /**
- * Where the backend of this sandbox writes Gemini CLI's discovery files: the user's private directory
- * under the sandbox's TMPDIR, which the window's terminals get as their TMPDIR (never the shared
- * `<tmpdir>/gemini`).
+ * Where the backend of this sandbox writes Gemini CLI's discovery files: the standard
+ * `<tmpdir>/gemini/ide` under the sandbox's TMPDIR, which the user holds there (test/src/shared-tmp.slow-spec.ts
+ * is the layout where another account does, and the files go to a private directory instead).
  */
 export function geminiDiscoveryDirectory(sandbox: Pick<Sandbox, 'tmp'>): string {
-    return path.join(sandbox.tmp, `theia-cli-companion-${process.getuid!()}`, 'gemini', 'ide');
+    return path.join(sandbox.tmp, 'gemini', 'ide');
 }
 
 /** Creates a workspace folder tree inside the sandbox; returns its realpath. */

@@ -3,7 +3,6 @@ import * as fs from 'fs';
 import * as http from 'http';
 import * as path from 'path';
 import { AddressInfo } from 'net';
-import { geminiDiscoveryDirectory } from './sandbox';
 import { Testbed } from './testbed';
 
 /** The uid and gid of `nobody`: "another account" when the suite runs as root (as CI does). */
@@ -14,8 +13,9 @@ const OTHER_ACCOUNT = 65534;
  * and world-writable, with a legacy discovery file for the backend's PID that the real Gemini CLI
  * reads before anything else (a link to a JSON file the user owns, with the attacker's port and
  * `stdio.command`), `<tmpdir>/theia-cli-companion-<uid>` is theirs too, and a Qwen legacy file waits
- * in `<tmpdir>`. The window's real Gemini and Qwen IdeClients still connect to this window's server,
- * never to the planted one, and nothing planted runs. As root the planted directories belong to
+ * in `<tmpdir>`. The discovery files go to a private directory the window's terminals get as TMPDIR,
+ * the window's real Gemini and Qwen IdeClients still connect to this window's server, never to the
+ * planted one, and nothing planted runs. As root the planted directories belong to
  * another uid; otherwise they are the same account's, world-writable, which is all a non-root run
  * can set up (the test runs either way).
  */
@@ -75,7 +75,8 @@ describe('A shared tmp directory another account planted things in', function ()
         expect(fs.lstatSync(env.TMPDIR).uid).to.equal(process.getuid!());
         expect(fs.readdirSync(path.join(env.TMPDIR, 'gemini', 'ide'))).to.deep.equal([`gemini-ide-server-${bed.backend.pid}-${port}.json`]);
         if (asRoot) {
-            expect(fs.existsSync(geminiDiscoveryDirectory(bed.sandbox)), 'nothing written under the name another account holds').to.equal(false);
+            const predictable = path.join(bed.sandbox.tmp, `theia-cli-companion-${process.getuid!()}`);
+            expect(fs.readdirSync(predictable), 'nothing written under the name another account holds').to.deep.equal([]);
         }
         expect(fs.readdirSync(path.join(bed.sandbox.tmp, 'gemini', 'ide')).sort(), 'the shared directory untouched').to.deep.equal([
             `gemini-ide-server-${bed.backend.pid}-${(planted.address() as AddressInfo).port}.json`, `gemini-ide-server-${bed.backend.pid}.json`
@@ -91,6 +92,12 @@ describe('A shared tmp directory another account planted things in', function ()
         // Claude Code's lock file is where it always is; no flavour is unavailable.
         expect(fs.readdirSync(path.join(bed.sandbox.home, '.claude', 'ide'))).to.deep.equal([`${env.CLAUDE_CODE_SSE_PORT}.lock`]);
         expect(await window.statusTooltip()).to.not.contain('cannot connect');
+        // The status says where Gemini CLI's file is, and why not in the standard directory.
+        await window.runCommand('CLI Companion: Show Status');
+        const placement = window.page.locator('.ai-cli-companion-flavour[data-flavour="gemini"] .ai-cli-companion-placement');
+        await placement.waitFor({ state: 'visible', timeout: 20000 });
+        expect(await placement.innerText()).to.match(/^In a private directory, given to this window's terminals as TMPDIR, not the standard /)
+            .and.to.contain(asRoot ? `${path.join(bed.sandbox.tmp, 'gemini')} belongs to another account (uid ${OTHER_ACCOUNT})` : 'is writable by other accounts');
         expect(plantedRequests, 'requests to the planted server').to.deep.equal([]);
         expect(fs.existsSync(pwned), 'the planted stdio command ran').to.equal(false);
     });

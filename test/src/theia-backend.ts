@@ -11,6 +11,8 @@ export class TheiaBackend {
     protected process?: ChildProcess;
     protected output = '';
     protected exited: Promise<void> = Promise.resolve();
+    /** How the process ended: its exit code, or the signal that killed it; undefined while it runs. */
+    exit?: { code: number | null; signal: NodeJS.Signals | null };
     url = '';
 
     /**
@@ -34,7 +36,10 @@ export class TheiaBackend {
         const child = spawn(process.execPath, args, { cwd: this.sandbox.root, env: this.sandbox.env, stdio: ['ignore', 'pipe', 'pipe'] });
         this.process = child;
         trackProcess(child.pid!);
-        this.exited = new Promise(resolve => child.once('exit', () => resolve()));
+        this.exited = new Promise(resolve => child.once('exit', (code, signal) => {
+            this.exit = { code, signal };
+            resolve();
+        }));
         const onData = (chunk: Buffer) => this.output += chunk.toString('utf8');
         child.stdout!.on('data', onData);
         child.stderr!.on('data', onData);

@@ -5,4 +5,3 @@ export * from './ide-companion-preferences';
 export * from './ide-companion-protocol';
 export * from './snapshot-file-change';
 export * from './snapshot-include';
-export * from './storage-usage-protocol';

@@ -12,7 +12,7 @@ const input: DiagnosticReportInput = {
         sessions: [{
             sessionId: 's-1', flavour: 'gemini', clientLabel: 'Gemini CLI', clientName: 'stdio-client', clientVersion: '0.61.0', connectedAt: Date.UTC(2026, 10, 29, 11, 0, 0)
         }],
-        discoveryFiles: [{ flavour: 'gemini', path: '/tmp/gemini/ide/gemini-ide-server-1-41234.json' }],
+        discoveryFiles: [{ flavour: 'gemini', path: '/tmp/gemini/ide/gemini-ide-server-1-41234.json', placement: 'the standard directory, this user\'s alone' }],
         pendingDiffs: [{ id: 'd-1', sessionId: 's-1', filePath: '/work/project/a.ts', openedAt: Date.UTC(2026, 10, 29, 11, 30, 0) }],
         terminalEnvironment: { GEMINI_CLI_IDE_SERVER_PORT: '41234' },
         unavailableFlavours: [{ flavour: 'claude', reason: '/home/u/.claude/ide belongs to uid 1001, not to this user (uid 1000)' }]
@@ -31,7 +31,8 @@ describe('buildDiagnosticReport', () => {
         const report = buildDiagnosticReport(input);
         for (const expected of [
             '- State: running', '- @theia/core: 1.74.1', '- Address: 127.0.0.1:41234', '- Advertised to: Gemini CLI',
-            '- Gemini CLI discovery file: /tmp/gemini/ide/gemini-ide-server-1-41234.json', '- Terminal variable GEMINI_CLI_IDE_SERVER_PORT=41234',
+            '- Gemini CLI discovery file: /tmp/gemini/ide/gemini-ide-server-1-41234.json (in the standard directory, this user\'s alone)',
+            '- Terminal variable GEMINI_CLI_IDE_SERVER_PORT=41234',
             '- Claude Code unavailable: /home/u/.claude/ide belongs to uid 1001, not to this user (uid 1000)',
             '## Sessions (1)', '- Gemini CLI: stdio-client 0.61.0, connected 2026-11-29T11:00:00.000Z (session s-1)',
             '## Pending diffs (1)', '- /work/project/a.ts since 2026-11-29T11:30:00.000Z (session s-1)',

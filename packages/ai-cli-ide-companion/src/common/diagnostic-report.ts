@@ -43,7 +43,7 @@ export function buildDiagnosticReport(input: DiagnosticReportInput): string {
             `- Address: 127.0.0.1:${status.port}`,
             `- Workspace roots: ${status.workspaceRoots.length ? status.workspaceRoots.join(', ') : '(no folder open)'}`,
             `- Advertised to: ${status.flavours.map(id => CLI_FLAVOUR_DISPLAY_NAMES[id]).join(', ') || '(no CLI)'}`,
-            ...status.discoveryFiles.map(file => `- ${CLI_FLAVOUR_DISPLAY_NAMES[file.flavour]} discovery file: ${file.path}`),
+            ...status.discoveryFiles.map(file => `- ${CLI_FLAVOUR_DISPLAY_NAMES[file.flavour]} discovery file: ${file.path}${file.placement ? ` (in ${file.placement})` : ''}`),
             ...status.unavailableFlavours.map(({ flavour, reason }) => `- ${CLI_FLAVOUR_DISPLAY_NAMES[flavour]} unavailable: ${reason}`),
             ...Object.entries(status.terminalEnvironment).map(([name, value]) => `- Terminal variable ${name}=${value}`),
             '',

@@ -1,19 +1,17 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { sharedDirectoryIsSafe } from './shared-directory-is-safe';
 
 const PRIVATE_DIRECTORY_MODE = 0o700;
-const STICKY = 0o1000;
 
 const resolved = new Map<string, string>();
 
 /**
- * This user's private temporary directory: what a window's terminals get as `TMPDIR`, and so where
- * the CLIs that look under `os.tmpdir()` (Gemini CLI's `gemini/ide`, Qwen Code's legacy files) find
- * the discovery files, and nobody else's. The shared `<tmpdir>/gemini` is one directory for every
- * account on the machine: whoever creates it first owns it and can swap what is inside (the CLI
- * follows a planted link to any JSON file the user owns and runs its `stdio.command`), and a
- * private one locks every other account out. So the companion never uses it.
+ * This user's private temporary directory: where Gemini CLI's discovery files go when the shared
+ * `<tmpdir>/gemini` cannot be used (another account holds it, or it is a link or open to others: see
+ * geminiDiscoveryLocation), handed to the window's terminals as `TMPDIR` then, so the CLIs that look
+ * under `os.tmpdir()` (Gemini CLI's `gemini/ide`, Qwen Code's legacy files) find ours and nobody else's.
  *
  * `<tmpdir>/theia-cli-companion-<uid>`, 0700, when this user owns it (another account may have
  * planted that predictable name); else a fresh `mkdtemp` beside it; and where the shared directory
@@ -46,18 +44,6 @@ function resolvePrivateTmpDirectory(base: string): string {
         throw new Error(`Neither ${base} nor ${fallback} can hold a private directory of this user`);
     }
     return fallback;
-}
-
-/** Nobody but its owner (this user or root) can rename what is in it: not writable by others, or sticky like /tmp. */
-function sharedDirectoryIsSafe(dir: string): boolean {
-    try {
-        const stat = fs.statSync(dir);
-        const uid = process.getuid?.();
-        const ownerTrusted = uid === undefined || stat.uid === uid || stat.uid === 0;
-        return stat.isDirectory() && ownerTrusted && ((stat.mode & 0o022) === 0 || (stat.mode & STICKY) !== 0);
-    } catch {
-        return false;
-    }
 }
 
 /** Creates `dir` 0700 or takes an existing one that is a real directory of this user (tightened to 0700); false otherwise. */

@@ -50,6 +50,8 @@ export interface PendingDiffInfo {
 export interface DiscoveryFileInfo {
     readonly flavour: CliFlavourId;
     readonly path: string;
+    /** Why the file is in that directory, where the flavour had a choice (Gemini CLI: the standard or a private one). */
+    readonly placement?: string;
 }
 
 /**

@@ -48,8 +48,20 @@ describe('WindowCompanion', () => {
         expect(read(files.get('qwen')!).stdio.args[2]).to.equal(files.get('qwen'));
         expect(window.terminalEnvironment()).to.deep.equal({
             GEMINI_CLI_IDE_SERVER_PORT: String(window.server.port), GEMINI_CLI_IDE_WORKSPACE_PATH: real, GEMINI_CLI_IDE_PID: String(process.pid),
-            QWEN_CODE_IDE_SERVER_PORT: String(window.server.port), QWEN_CODE_IDE_WORKSPACE_PATH: real, TMPDIR: privateTmpDirectory()
+            QWEN_CODE_IDE_SERVER_PORT: String(window.server.port), QWEN_CODE_IDE_WORKSPACE_PATH: real
         });
+    });
+
+    it('writes Gemini CLI\'s file to the standard <tmpdir>/gemini/ide this user holds, gives the terminals no TMPDIR, and says why in the status', async () => {
+        const window = create();
+        await window.start([root]);
+        const file = window.discoveryFilePaths.get('gemini')!;
+        expect(path.dirname(file)).to.equal(path.join(process.env.TMPDIR!, 'gemini', 'ide'));
+        expect(fs.statSync(path.dirname(file)).mode & 0o777).to.equal(0o700);
+        expect(window.terminalEnvironment()).to.not.have.property('TMPDIR');
+        expect(window.status.discoveryFiles.find(info => info.flavour === 'gemini')).to.deep.include({ path: file })
+            .and.to.have.property('placement').that.matches(/^the standard directory/);
+        expect(window.status.discoveryFiles.find(info => info.flavour === 'qwen')).to.not.have.property('placement');
     });
 
     it('rewrites the files when roots change, skipping roots that do not exist or contain the delimiter', async () => {
@@ -276,7 +288,7 @@ describe('WindowCompanion', () => {
         expect(fs.existsSync(window.discoveryFilePaths.get('gemini')!)).to.equal(true);
     });
 
-    it('never uses the shared <tmpdir>/gemini: another account\'s world-writable one, with planted files, changes nothing', async () => {
+    it('uses a private directory, handed to terminals as TMPDIR, when <tmpdir>/gemini is another account\'s or world-writable: planted files change nothing', async () => {
         const shared = path.join(process.env.TMPDIR!, 'gemini');
         fs.mkdirSync(path.join(shared, 'ide'), { recursive: true });
         fs.chmodSync(shared, 0o777);
@@ -297,5 +309,7 @@ describe('WindowCompanion', () => {
         expect(window.terminalEnvironment().TMPDIR).to.equal(privateTmpDirectory());
         expect(fs.readdirSync(path.dirname(file))).to.deep.equal([path.basename(file)]);
         expect(fs.statSync(privateTmpDirectory()).mode & 0o777).to.equal(0o700);
+        expect(window.status.discoveryFiles.find(info => info.flavour === 'gemini')?.placement).to.match(/^a private directory, given to this window's terminals as TMPDIR/)
+            .and.to.contain(process.getuid?.() === 0 ? 'belongs to another account (uid 65534)' : 'is writable by other accounts');
     });
 });

@@ -297,7 +297,10 @@ export class WindowCompanion {
             flavours: this.advertisedFlavours.map(flavour => flavour.id),
             workspaceRoots: [...this.roots],
             sessions: this.connectedSessions,
-            discoveryFiles: [...this.discoveryFiles.files].map(([flavour, file]) => ({ flavour: flavour as CliFlavourId, path: file })),
+            discoveryFiles: [...this.discoveryFiles.files].map(([flavour, file]) => {
+                const placement = this.options.flavours.find(candidate => candidate.id === flavour)?.describeDiscoveryDirectory?.();
+                return { flavour: flavour as CliFlavourId, path: file, ...(placement ? { placement } : {}) };
+            }),
             pendingDiffs: this.diffs.openDiffs,
             terminalEnvironment: this.terminalEnvironment(),
             unavailableFlavours: [...this.discoveryFiles.failures].map(([flavour, reason]) => ({ flavour: flavour as CliFlavourId, reason }))

@@ -34,6 +34,8 @@ export interface CliFlavour {
     readonly transport: IdeTransport;
     /** Resolved from the process environment at call time: the backend's terminals inherit it. */
     discoveryDirectory(): string;
+    /** Why the files are where they are, when that is a choice (Gemini CLI's standard or private directory), for the status. */
+    describeDiscoveryDirectory?(): string;
     discoveryFileName(endpoint: DiscoveryEndpoint): string;
     /**
      * The body of the discovery file, already validated against the flavour's schema. `stdio` is how

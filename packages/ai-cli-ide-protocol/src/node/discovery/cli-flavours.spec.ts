@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import * as fs from 'fs';
 import * as path from 'path';
 import { GeminiDiscoveryFileSchema, QwenLockFileSchema } from '../../common/discovery-files';
 import { DiscoveryEndpoint } from './cli-flavour';
@@ -19,8 +20,9 @@ describe('CLI flavours', () => {
     afterEach(() => home.restore());
 
     describe('Gemini CLI', () => {
-        it('writes gemini-ide-server-<PID>-<PORT>.json under <the user\'s private tmp>/gemini/ide, never the shared <tmpdir>/gemini', () => {
-            expect(GeminiCliFlavour.discoveryDirectory()).to.equal(path.join(process.env.TMPDIR!, `theia-cli-companion-${process.getuid!()}`, 'gemini', 'ide'));
+        it('writes gemini-ide-server-<PID>-<PORT>.json under the standard <tmpdir>/gemini/ide when this user holds it, and says so', () => {
+            expect(GeminiCliFlavour.discoveryDirectory()).to.equal(path.join(process.env.TMPDIR!, 'gemini', 'ide'));
+            expect(GeminiCliFlavour.describeDiscoveryDirectory!()).to.match(/^the standard directory/);
             expect(GeminiCliFlavour.discoveryFileName(endpoint)).to.equal('gemini-ide-server-4242-41234.json');
         });
 
@@ -39,12 +41,11 @@ describe('CLI flavours', () => {
             expect(() => GeminiCliFlavour.discoveryFileContent({ ...endpoint, workspaceRoots: ['/a:b'] })).to.throw(/delimiter/);
         });
 
-        it('points terminals at the server by port and PID, and at the private tmp where its file is', () => {
+        it('points terminals at the server by port and PID, with no TMPDIR: its file is where the CLI looks anyway', () => {
             expect(GeminiCliFlavour.terminalEnvironment(endpoint)).to.deep.equal({
                 GEMINI_CLI_IDE_SERVER_PORT: '41234',
                 GEMINI_CLI_IDE_WORKSPACE_PATH: '/work/a b:/work/ü',
-                GEMINI_CLI_IDE_PID: '4242',
-                TMPDIR: privateTmpDirectory()
+                GEMINI_CLI_IDE_PID: '4242'
             });
         });
 
@@ -78,9 +79,16 @@ describe('CLI flavours', () => {
         it('points terminals at the server by port', () => {
             expect(QwenCodeFlavour.terminalEnvironment(endpoint)).to.deep.equal({
                 QWEN_CODE_IDE_SERVER_PORT: '41234',
-                QWEN_CODE_IDE_WORKSPACE_PATH: '/work/a b:/work/ü',
-                TMPDIR: privateTmpDirectory()
+                QWEN_CODE_IDE_WORKSPACE_PATH: '/work/a b:/work/ü'
             });
+        });
+
+        it('gives terminals the private TMPDIR, as Gemini CLI\'s flavour does, where the standard <tmpdir>/gemini is refused (its legacy files are read there)', () => {
+            fs.symlinkSync(home.dir, path.join(process.env.TMPDIR!, 'gemini'));
+            const tmp = { TMPDIR: privateTmpDirectory() };
+            expect(QwenCodeFlavour.terminalEnvironment(endpoint)).to.include(tmp);
+            expect(GeminiCliFlavour.terminalEnvironment(endpoint)).to.include(tmp);
+            expect(GeminiCliFlavour.discoveryDirectory()).to.equal(path.join(privateTmpDirectory(), 'gemini', 'ide'));
         });
 
         it('recognises only its own locks', () => {

@@ -5,7 +5,7 @@ import { joinWorkspacePaths } from '../../common/workspace-path';
 import { safeJson } from '../../common/safe-json';
 import { CLI_CATALOGUE } from '@theia-cli-companion/cli-process/lib/common';
 import { CliFlavour, DiscoveryEndpoint, OwnedDiscoveryFile } from './cli-flavour';
-import { privateTmpDirectory } from '../private-tmp-directory';
+import { geminiDiscoveryLocation } from '../gemini-discovery-location';
 import { currentProcessIdentity } from '../process-identity';
 
 /** The pattern the Gemini CLI scans for (`ide-connection-utils.ts`); the legacy `-<PID>.json` name is never written. */
@@ -17,8 +17,12 @@ export const GeminiCliFlavour: CliFlavour = Object.freeze({
     transport: CLI_CATALOGUE.gemini.ideMode.transport,
 
     discoveryDirectory(): string {
-        // The CLI looks under os.tmpdir(): the window's terminals get this private directory as TMPDIR.
-        return path.join(privateTmpDirectory(), 'gemini', 'ide');
+        // The CLI looks under os.tmpdir(): the standard <tmpdir>/gemini/ide when it is this user's alone.
+        return geminiDiscoveryLocation().directory;
+    },
+
+    describeDiscoveryDirectory(): string {
+        return geminiDiscoveryLocation().reason;
     },
 
     discoveryFileName(endpoint: DiscoveryEndpoint): string {
@@ -37,13 +41,15 @@ export const GeminiCliFlavour: CliFlavour = Object.freeze({
     },
 
     terminalEnvironment(endpoint: DiscoveryEndpoint): Record<string, string> {
+        const { terminalTmpdir } = geminiDiscoveryLocation();
         return {
             GEMINI_CLI_IDE_SERVER_PORT: String(endpoint.port),
             GEMINI_CLI_IDE_WORKSPACE_PATH: joinWorkspacePaths(endpoint.workspaceRoots, path.delimiter),
             // The CLI would otherwise walk the process tree to the shell's grandparent, which in Theia
             // is whatever launched the backend, not the backend that named the file.
             GEMINI_CLI_IDE_PID: String(endpoint.serverPid),
-            TMPDIR: privateTmpDirectory()
+            // Only where the file is in the private directory: the standard one is where the CLI looks anyway.
+            ...(terminalTmpdir ? { TMPDIR: terminalTmpdir } : {})
         };
     },
 
@@ -59,3 +65,4 @@ export const GeminiCliFlavour: CliFlavour = Object.freeze({
         return { pid: Number(match[1]), port: parsed.data.port, writer: parsed.data.theiaCompanion };
     }
 });
+

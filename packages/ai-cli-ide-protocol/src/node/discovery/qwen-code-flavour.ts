@@ -5,7 +5,7 @@ import { QwenLockFileSchema, StdioConfig } from '../../common/discovery-files';
 import { joinWorkspacePaths } from '../../common/workspace-path';
 import { CLI_CATALOGUE } from '@theia-cli-companion/cli-process/lib/common';
 import { CliFlavour, DiscoveryEndpoint, OwnedDiscoveryFile } from './cli-flavour';
-import { privateTmpDirectory } from '../private-tmp-directory';
+import { geminiDiscoveryLocation } from '../gemini-discovery-location';
 import { currentProcessIdentity } from '../process-identity';
 import { safeJson } from '../../common/safe-json';
 
@@ -39,11 +39,13 @@ export const QwenCodeFlavour: CliFlavour = Object.freeze({
     },
 
     terminalEnvironment(endpoint: DiscoveryEndpoint): Record<string, string> {
+        const { terminalTmpdir } = geminiDiscoveryLocation();
         return {
             QWEN_CODE_IDE_SERVER_PORT: String(endpoint.port),
             QWEN_CODE_IDE_WORKSPACE_PATH: joinWorkspacePaths(endpoint.workspaceRoots, path.delimiter),
-            // Its fallback reads os.tmpdir()/qwen-code-ide-server-<port>.json: never a shared directory's.
-            TMPDIR: privateTmpDirectory()
+            // Its fallback reads os.tmpdir()/qwen-code-ide-server-<pid|port>.json: where another account
+            // holds <tmpdir>/gemini, the terminals' TMPDIR is the private directory, for Qwen Code too.
+            ...(terminalTmpdir ? { TMPDIR: terminalTmpdir } : {})
         };
     },
 

@@ -9,6 +9,7 @@ import { WidgetFactory } from '@theia/core/lib/browser/widget-manager';
 import { bindViewContribution } from '@theia/core/lib/browser/shell/view-contribution';
 import { RemoteConnectionProvider, ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/service-connection-provider';
 import { IdeCompanionBackend, ideCompanionServicePath } from '../common/ide-companion-protocol';
+import { StorageUsageService, storageUsageServicePath } from '../common/storage-usage-protocol';
 import { bindIdeCompanionPreferences } from '../common/ide-companion-preferences';
 import { DiffReviewContribution } from './diff-review/diff-review-contribution';
 import { DiffReviewService } from './diff-review/diff-review-service';
@@ -50,6 +51,9 @@ export default new ContainerModule(bind => {
             .createProxy<IdeCompanionBackend>(ideCompanionServicePath, ctx.container.get(IdeCompanionFrontendClientImpl))
     ).inSingletonScope();
     bind(WindowCompanionService).toSelf().inSingletonScope();
+    bind(StorageUsageService).toDynamicValue(ctx =>
+        ctx.container.get<ServiceConnectionProvider>(RemoteConnectionProvider).createProxy<StorageUsageService>(storageUsageServicePath)
+    ).inSingletonScope();
 
     bindIdeCompanionPreferences(bind);
     bind(CompanionOutput).toSelf().inSingletonScope();

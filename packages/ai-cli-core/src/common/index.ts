@@ -5,3 +5,4 @@ export * from './ide-companion-preferences';
 export * from './ide-companion-protocol';
 export * from './snapshot-file-change';
 export * from './snapshot-include';
+export * from './storage-usage-protocol';

@@ -2,14 +2,18 @@ import { ContainerModule } from '@theia/core/shared/inversify';
 import { bindContributionProvider } from '@theia/core/lib/common/contribution-provider';
 import { ConnectionContainerModule } from '@theia/core/lib/node/messaging/connection-container-module';
 import { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
-import { RpcProxy } from '@theia/core/lib/common/messaging/proxy-factory';
+import { RpcConnectionHandler, RpcProxy } from '@theia/core/lib/common/messaging/proxy-factory';
+import { ConnectionHandler } from '@theia/core/lib/common/messaging/handler';
 import { IdeCompanionBackend, ideCompanionServicePath } from '../common/ide-companion-protocol';
+import { StorageUsageService, storageUsageServicePath } from '../common/storage-usage-protocol';
 import { IdeCompanionFrontendClient } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { IdeCompanionBackendImpl } from './ide-companion-backend-impl';
 import { WindowAgentCredentials } from './window-agent-credentials';
 import { CleanSignalExit } from './clean-signal-exit';
 import { WindowCompanionRegistry } from './window-companion-registry';
 import { WindowModuleContribution } from './window-module-contribution';
+import { StorageUsageContribution } from './storage-usage-contribution';
+import { StorageUsageServiceImpl } from './storage-usage-service-impl';
 
 const windowConnectionModule = ConnectionContainerModule.create(({ bind, bindBackendService }) => {
     bind(IdeCompanionBackendImpl).toSelf().inSingletonScope();
@@ -30,4 +34,9 @@ export default new ContainerModule(bind => {
     bind(CleanSignalExit).toSelf().inSingletonScope();
     bind(BackendApplicationContribution).toService(CleanSignalExit);
     bind(ConnectionContainerModule).toConstantValue(windowConnectionModule);
+    // The stores of the other extensions (checkpoints, agent tasks) report their size for the status view.
+    bindContributionProvider(bind, StorageUsageContribution);
+    bind(StorageUsageServiceImpl).toSelf().inSingletonScope();
+    bind(StorageUsageService).toService(StorageUsageServiceImpl);
+    bind(ConnectionHandler).toDynamicValue(ctx => new RpcConnectionHandler(storageUsageServicePath, () => ctx.container.get(StorageUsageService))).inSingletonScope();
 });

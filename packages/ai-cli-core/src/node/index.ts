@@ -3,6 +3,7 @@
 export type { AgentCredential, CompanionLogger, WindowCompanion } from '@theia-cli-companion/ide-companion-server/lib/node';
 export * from './ide-companion-backend-impl';
 export * from './snapshots';
+export * from './storage-usage-contribution';
 export * from './window-agent-credentials';
 export * from './window-companion-registry';
 export * from './window-module-contribution';

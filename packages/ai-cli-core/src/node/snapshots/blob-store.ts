@@ -31,6 +31,21 @@ export class BlobStore {
         return fs.promises.readFile(this.file(sha)).catch(() => undefined);
     }
 
+    /** Every blob's size in bytes, by id. */
+    async sizes(): Promise<Map<string, number>> {
+        const names = (await fs.promises.readdir(this.dir).catch(() => [] as string[])).filter(name => /^[0-9a-f]{64}$/.test(name));
+        const sizes = new Map<string, number>();
+        for (let i = 0; i < names.length; i += 64) {
+            await Promise.all(names.slice(i, i + 64).map(async name => {
+                const stat = await fs.promises.lstat(path.join(this.dir, name)).catch(() => undefined);
+                if (stat?.isFile()) {
+                    sizes.set(name, stat.size);
+                }
+            }));
+        }
+        return sizes;
+    }
+
     /** Removes every blob not in `keep`; returns how many went. */
     async collectGarbage(keep: ReadonlySet<string>): Promise<number> {
         const names = await fs.promises.readdir(this.dir).catch(() => [] as string[]);

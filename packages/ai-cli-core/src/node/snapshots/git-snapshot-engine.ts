@@ -98,6 +98,33 @@ export class GitSnapshotEngine {
         return changes.sort((a, b) => a.relativePath < b.relativePath ? -1 : a.relativePath > b.relativePath ? 1 : 0);
     }
 
+    /**
+     * Removes from every private directory the objects no snapshot still needs: kept are the trees in `keep`
+     * (snapshots a running task or turn will be compared from) and what the index holds (the last snapshot of
+     * its folder, which the next one starts from). Each directory is pruned between its snapshots, never
+     * during one. The folders' own repositories (alternates) are never touched.
+     */
+    async prune(keep: readonly GitTreeSnapshot[]): Promise<void> {
+        const names = await fs.promises.readdir(this.dir).catch(() => [] as string[]);
+        for (const name of names.filter(candidate => /^[0-9a-f]{32}$/.test(candidate))) {
+            const gitDir = path.join(this.dir, name);
+            await this.serialized(gitDir, async () => {
+                if (!fs.existsSync(path.join(gitDir, 'HEAD'))) {
+                    return;
+                }
+                // No work tree is needed (the folder may be gone): git runs in its own directory.
+                const repository = new PrivateGitRepository(gitDir, gitDir);
+                const trees = [...new Set(keep.filter(snapshot => snapshot.gitDir === gitDir).map(snapshot => snapshot.tree))];
+                // A tree that is gone already would stop `git prune`: only those still there are named.
+                const known = trees.length
+                    ? (await repository.git(['cat-file', '--batch-check=%(objectname) %(objecttype)'], trees.join('\n') + '\n')).toString('latin1').split('\n')
+                        .filter(line => line.endsWith(' tree')).map(line => line.split(' ')[0])
+                    : [];
+                await repository.git(['prune', '--expire=now', '--', ...known]);
+            });
+        }
+    }
+
     protected async seedIndex(repository: PrivateGitRepository, own: FolderRepository | undefined): Promise<boolean> {
         if (!own?.index || fs.existsSync(repository.indexFile)) {
             return false;

@@ -34,7 +34,8 @@ describe('PrivateGitRepository: which git runs', function (): void {
     it('snapshots with git found on the absolute PATH entries: "." or an empty entry first never runs the folder\'s own git', async () => {
         for (const first of ['.', '']) {
             process.env.PATH = [first, savedPath].join(path.delimiter);
-            const snapshotter = new WorkspaceSnapshotter({ gitDir: path.join(root, `store${first}`, 'git'), blobs: new BlobStore(path.join(root, 'blobs')), warn: () => undefined });
+            const store = path.join(root, `store${first}`);
+            const snapshotter = new WorkspaceSnapshotter({ gitDir: path.join(store, 'git'), blobs: new BlobStore(path.join(store, 'blobs')), warn: () => undefined });
             const before = await snapshotter.take(folder);
             fs.writeFileSync(path.join(folder, 'README.md'), `changed after "${first}"\n`);
             const after = await snapshotter.take(folder);

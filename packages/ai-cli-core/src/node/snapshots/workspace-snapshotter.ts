@@ -75,6 +75,14 @@ export class WorkspaceSnapshotter {
         await Promise.all(this.last.values());
     }
 
+    /**
+     * Prunes the private git directories: what `keep` (snapshots still to be compared from) and each folder's
+     * last snapshot need stays, every other object goes. Blobs are the caller's to collect ({@link keptBlobs}).
+     */
+    async prune(keep: readonly (WorkspaceSnapshot | undefined)[]): Promise<void> {
+        await this.git.prune(keep.filter((snapshot): snapshot is GitTreeSnapshot => snapshot?.kind === 'git'));
+    }
+
     /** The blobs the kept file-by-file snapshots refer to (git snapshots keep theirs in git). */
     async keptBlobs(): Promise<Set<string>> {
         const keep = new Set<string>();

@@ -64,8 +64,10 @@ describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}`, function ():
         const markers = path.join(sandbox.root, 'markers');
         workspace = createWorkspace(sandbox, 'project', {
             'notes.txt': ORIGINAL, 'other.txt': 'one\ntwo\n', 'review.txt': TWELVE_LINES, 'claude.txt': 'first\nsecond\n', 'new-dir/.keep': '',
-            // A cloned repository that tries to choose what "Run Gemini CLI" executes.
-            '.vscode/settings.json': JSON.stringify({ 'aiCliCompanion.gemini.command': path.join(markers, 'from-workspace.sh') })
+            // A cloned repository that tries to choose what "Run Gemini CLI" executes, and to keep IDE mode on whatever the user says.
+            '.vscode/settings.json': JSON.stringify({
+                'aiCliCompanion.gemini.command': path.join(markers, 'from-workspace.sh'), 'aiCliCompanion.enabled': true, 'aiCliCompanion.qwen.enabled': true
+            })
         });
         fs.mkdirSync(markers);
         for (const who of ['user', 'workspace']) {
@@ -255,6 +257,16 @@ describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}`, function ():
         await until(() => fs.readFileSync(file, 'utf8') === 'first\nsecond\nthird\ntyped in code-server', 'claude to write the accepted text', 60_000, 250)
             .catch(explainClaude);
         await claude.waitFor(/The line is added\./, 'the model\'s answer after the edit', 30_000);
+    });
+
+    it('turns a CLI off when the user says so, though the workspace\'s .vscode/settings.json turns it on', async () => {
+        const qwenDir = path.join(sandbox.home, '.qwen', 'ide');
+        const qwenFile = path.join(qwenDir, `${env.QWEN_CODE_IDE_SERVER_PORT}.lock`);
+        expect(fs.existsSync(qwenFile), 'Qwen Code served').to.equal(true);
+        await window.toggleSetting('aiCliCompanion.qwen.enabled');
+        await until(() => !fs.existsSync(qwenFile), 'Qwen Code\'s discovery file to go, whatever the workspace says', 10_000).catch(explain);
+        await window.toggleSetting('aiCliCompanion.qwen.enabled');
+        await until(() => fs.existsSync(qwenFile), 'Qwen Code served again once the user turns it back on', 10_000).catch(explain);
     });
 
     it('stops when the user turns it off: every discovery file goes, the status bar says so; back on, a new server', async () => {

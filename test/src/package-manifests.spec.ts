@@ -20,6 +20,7 @@ interface Manifest {
     private?: boolean;
     engines?: Record<string, string>;
     publisher?: string;
+    contributes?: { configuration?: { properties?: Record<string, { scope?: string }> } };
 }
 
 /** The VS Code API the oldest supported host provides: code-server 4.100.3 (shared/reference/vscode-hosts.md). */
@@ -77,6 +78,17 @@ describe('Package manifests', () => {
                     // The build bundles it (the .vsix holds no node_modules) and packs it.
                     expect(fs.existsSync(path.join(dir, manifest.main!)), manifest.main).to.equal(true);
                     expect(fs.existsSync(path.join(dir, 'vsix', `${manifest.name}.vsix`)), 'the .vsix').to.equal(true);
+                });
+
+                it('lets no workspace turn it or a CLI on, or choose what runs: those settings are application-scoped, read from user settings only', () => {
+                    const properties = manifest.contributes?.configuration?.properties ?? {};
+                    const perCli = ['gemini', 'qwen', 'claude'].flatMap(cli => ['enabled', 'command', 'args'].map(key => `aiCliCompanion.${cli}.${key}`));
+                    const userOnly = ['aiCliCompanion.enabled', ...perCli];
+                    for (const key of userOnly) {
+                        // `window`, `resource` and `machine-overridable` settings can be set by a folder's .vscode/settings.json; `machine` ones
+                        // are ignored in the User settings of a remote window such as code-server's (they go to its Remote settings).
+                        expect(properties[key]?.scope, key).to.equal('application');
+                    }
                 });
             } else {
                 it('is ready to publish: license text, entry points that exist, its files, lib built on pack', () => {

@@ -13,24 +13,29 @@ const DebounceSchema = z.number().int().min(0).max(2000);
 
 /**
  * The extension's settings (`aiCliCompanion.*`), read and validated on every use: a bad value is
- * reported in the output channel and its default used. What "Run <CLI>" executes is read from the
- * user's settings only, whatever a workspace or folder says: a cloned repository never chooses it
- * (also in hosts that do not honour the settings' `application` scope).
+ * reported in the output channel and its default used. What "Run <CLI>" executes, and whether the
+ * companion and each CLI's IDE mode are on, are read from the user's settings only, whatever a
+ * workspace or folder says: a cloned repository's `.vscode/settings.json` never chooses them (also in
+ * hosts that do not honour the settings' `application` scope); that it tried is logged once.
  */
 export class CompanionSettings {
+    /** Settings a workspace tried to set, already logged: once each. */
+    protected readonly toldWorkspaceSets = new Set<string>();
+
     constructor(protected readonly logger: CompanionLogger) { }
 
     protected get configuration(): vscode.WorkspaceConfiguration {
         return vscode.workspace.getConfiguration(SECTION);
     }
 
+    /** Whether the window runs a companion server: the user's setting only. */
     get enabled(): boolean {
-        return this.boolean('enabled', true);
+        return this.valid('enabled', z.boolean(), this.userValue('enabled'), true);
     }
 
-    /** The CLIs to advertise: each one's `enabled` setting. */
+    /** The CLIs to advertise: each one's `enabled` setting, the user's only. */
     get flavours(): CliFlavourId[] {
-        return CLI_FLAVOUR_IDS.filter(id => this.boolean(`${id}.enabled`, true));
+        return CLI_FLAVOUR_IDS.filter(id => this.valid(`${id}.enabled`, z.boolean(), this.userValue(`${id}.enabled`), true));
     }
 
     get debounceMs(): number {
@@ -53,8 +58,14 @@ export class CompanionSettings {
         return event.affectsConfiguration(`${SECTION}.${key}`);
     }
 
+    /** The value of the user's settings, never a workspace's or folder's. */
     protected userValue(key: string): unknown {
-        return this.configuration.inspect(key)?.globalValue;
+        const inspection = this.configuration.inspect(key);
+        if ((inspection?.workspaceValue !== undefined || inspection?.workspaceFolderValue !== undefined) && !this.toldWorkspaceSets.has(key)) {
+            this.toldWorkspaceSets.add(key);
+            this.logger.warn(`Setting ${SECTION}.${key} of this workspace ignored: it is read from your user settings only, so a repository cannot choose it`);
+        }
+        return inspection?.globalValue;
     }
 
     protected boolean(key: string, fallback: boolean): boolean {

@@ -57,6 +57,8 @@ export interface AcpTurnFileChange {
     readonly binary: boolean;
     /** When it was put back as it was before the turn. */
     readonly restoredAt?: number;
+    /** Why it could not be read (a named pipe, a file that may not be read): listed as changed, not restorable. */
+    readonly unreadable?: string;
 }
 
 /** What a turn changed in the workspace folders. */
@@ -65,6 +67,8 @@ export interface AcpTurnCheckpoint {
     readonly changes: readonly AcpTurnFileChange[];
     /** A folder had more files than a snapshot records: changes beyond them are not listed. */
     readonly truncated: boolean;
+    /** Why what the turn changed (in a folder, or at all) could not be recorded: the chat says so in the turn. */
+    readonly error?: string;
 }
 
 export type AcpRestoreResult =

@@ -338,9 +338,10 @@ export class AcpChatBackendImpl implements AcpChatBackend {
 
     async endTurn(chatSessionId: string, turnId: string): Promise<AcpTurnCheckpoint | undefined> {
         const turn = TurnIdSchema.parse(turnId);
-        return this.checkpoints.end(z.string().parse(chatSessionId), turn).catch(error => {
+        return this.checkpoints.end(z.string().parse(chatSessionId), turn).catch((error): AcpTurnCheckpoint => {
             this.logger.warn(`Chat ${chatSessionId}: the files turn ${turn} changed could not be recorded: ${messageOf(error)}`);
-            return undefined;
+            // The chat says so in the turn: never "nothing changed".
+            return { turnId: turn, changes: [], truncated: false, error: messageOf(error) };
         });
     }
 

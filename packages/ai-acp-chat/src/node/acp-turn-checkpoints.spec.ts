@@ -151,6 +151,46 @@ describe('AcpTurnCheckpoints', () => {
             .to.deep.equal({ kind: 'changed-since', files: [file('a.txt')] });
     });
 
+    it('a turn that left a named pipe among its files still lists its other changes, the pipe as changed and not restorable; the folder stays on git', async () => {
+        const checkpoints = checkpointsInstance();
+        await checkpoints.begin('chat-1', 't1', [root]);
+        write('a.txt', 'a after\n');
+        write('new.txt', 'new\n');
+        hostile.pipe(file('b.txt'));
+        const checkpoint = await within(5000, 'the end of a turn with a named pipe', checkpoints.end('chat-1', 't1'));
+        expect(checkpoint?.error).to.equal(undefined);
+        expect(checkpoint?.changes.map(change => [change.relativePath, change.kind, change.reviewable, change.unreadable])).to.deep.equal([
+            ['a.txt', 'modified', true, undefined],
+            ['b.txt', 'modified', false, 'it is now a named pipe, which is never read'],
+            ['new.txt', 'added', true, undefined]
+        ]);
+        expect(await within(1000, 'a restore of a turn with a named pipe', checkpoints.restore('chat-1', 't1', { overwrite: [], skip: [] }))).to.deep.equal({
+            kind: 'restored', restored: [file('a.txt'), file('new.txt')],
+            failed: [{ path: file('b.txt'), reason: 'it could not be read (it is now a named pipe, which is never read); not restorable' }]
+        });
+        expect(fs.lstatSync(file('b.txt')).isFIFO()).to.equal(true);
+        expect(logged.join('\n')).to.not.match(/reading its files instead|different engines|could not be recorded/);
+        // The next turn is recorded by git as before (the pipe, still there and unchanged, is not listed again).
+        expect((await turn(checkpoints, 't2', { 'keep.txt': 'now changed\n' }))?.changes.map(change => [change.relativePath, change.unreadable])).to.deep.equal([
+            ['keep.txt', undefined]
+        ]);
+        expect(logged.join('\n')).to.not.match(/reading its files instead/);
+    });
+
+    it('a turn whose ends were recorded by different engines says so in its checkpoint, never "nothing changed"', async () => {
+        const checkpoints = checkpointsInstance();
+        await checkpoints.begin('chat-1', 't1', [root]);
+        write('a.txt', 'a after\n');
+        // Our private index is broken meanwhile: git cannot record the turn's end, the folder is read file by file.
+        const gitDirs = path.join(configDir, 'cli-companion', 'acp-checkpoints', 'git');
+        for (const name of fs.readdirSync(gitDirs)) {
+            fs.writeFileSync(path.join(gitDirs, name, 'index'), 'not an index');
+        }
+        const checkpoint = await checkpoints.end('chat-1', 't1');
+        expect(checkpoint?.error).to.match(/recorded by git at one end and file by file at the other/);
+        expect((await checkpoints.checkpoint('chat-1', 't1'))?.error).to.equal(checkpoint?.error);
+    });
+
     it('refuses to restore through a folder swapped for a link out of the workspace', async () => {
         fs.mkdirSync(path.join(root, 'docs'));
         write('docs/notes.md', 'notes before\n');

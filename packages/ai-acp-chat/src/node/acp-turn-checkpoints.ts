@@ -21,6 +21,8 @@ interface StoredTurn {
     roots: string[];
     truncated: boolean;
     changes: (SnapshotFileChange & { restoredAt?: number })[];
+    /** Why (some of) what the turn changed could not be recorded. */
+    error?: string;
 }
 
 const Sha = z.string().regex(/^[0-9a-f]{64}$/);
@@ -31,8 +33,9 @@ const StoredTurnsSchema = z.array(z.object({
     changes: z.array(z.object({
         path: z.string(), relativePath: z.string(), kind: z.enum(['added', 'modified', 'deleted']),
         before: Sha.optional(), after: Sha.optional(), mode: z.number().int().optional(),
-        reviewable: z.boolean(), binary: z.boolean(), restoredAt: z.number().optional()
-    }).strict()).max(100_000)
+        reviewable: z.boolean(), binary: z.boolean(), restoredAt: z.number().optional(), unreadable: z.string().max(4000).optional()
+    }).strict()).max(100_000),
+    error: z.string().max(20_000).optional()
 }).strict());
 
 /** Turns kept per chat: the oldest go first. */
@@ -55,6 +58,8 @@ export class AcpTurnCheckpoints {
     protected readonly warm = new Set<string>();
     /** The turn running in each chat (a chat's turns follow one another), by chat id. */
     protected readonly running = new Map<string, { turnId: string; roots: string[]; include: readonly string[]; before: (WorkspaceSnapshot | undefined)[] }>();
+    /** Why the last snapshot of a folder failed, for the turn to say. */
+    protected readonly failures = new Map<string, string>();
     /** Chats' turns by chat id, loaded from disk on first use. */
     protected readonly turns = new Map<string, Promise<StoredTurn[]>>();
 
@@ -78,6 +83,7 @@ export class AcpTurnCheckpoints {
             return await (await this.open()).snapshots.take(root, include);
         } catch (error) {
             this.logger.warn(`Could not snapshot ${root}: ${describeError(error)}`);
+            this.failures.set(root, describeError(error));
             return undefined;
         }
     }
@@ -103,18 +109,27 @@ export class AcpTurnCheckpoints {
         const after = await Promise.all(turn.roots.map(root => this.snapshot(root, turn.include)));
         const { snapshots } = await this.open();
         const changes: SnapshotFileChange[] = [];
+        const errors: string[] = [];
         let truncated = false;
         for (const [index, before] of turn.before.entries()) {
             const now = after[index];
-            if (before && now) {
+            const root = turn.roots[index];
+            if (!before || !now) {
+                // Never "nothing changed": the turn says its changes in this folder are not recorded.
+                errors.push(`${root} could not be recorded when the turn ${before ? 'ended' : 'began'} (${this.failures.get(root) ?? 'see the log'})`);
+                continue;
+            }
+            try {
                 changes.push(...await snapshots.compare(before, now));
                 truncated ||= before.truncated || now.truncated;
+            } catch (error) {
+                errors.push(`${root}: ${describeError(error)}`);
             }
         }
-        if (!changes.length) {
+        if (!changes.length && !errors.length) {
             return undefined;
         }
-        const stored: StoredTurn = { turnId, roots: turn.roots, truncated, changes };
+        const stored: StoredTurn = { turnId, roots: turn.roots, truncated, changes, ...(errors.length ? { error: errors.join('; ') } : {}) };
         const turns = await this.turnsOf(chatSessionId);
         turns.push(stored);
         turns.splice(0, Math.max(0, turns.length - MAX_TURNS_PER_CHAT));
@@ -176,8 +191,8 @@ export class AcpTurnCheckpoints {
         }
         const { blobs } = await this.open();
         const changedSince: string[] = [];
-        for (const [file, { last, roots }] of plan) {
-            if (!overwrite.has(file) && !skip.has(file) && (dirty.has(file) || await fileChangedSince(file, roots, last.after))) {
+        for (const [file, { last, roots, touched }] of plan) {
+            if (!overwrite.has(file) && !skip.has(file) && !unreadableIn(touched) && (dirty.has(file) || await fileChangedSince(file, roots, last.after))) {
                 changedSince.push(file);
             }
         }
@@ -188,6 +203,11 @@ export class AcpTurnCheckpoints {
         const failed: { path: string; reason: string }[] = [];
         for (const [file, { first, last, roots, touched }] of plan) {
             if (skip.has(file)) {
+                continue;
+            }
+            const unreadable = unreadableIn(touched);
+            if (unreadable) {
+                failed.push({ path: file, reason: `it could not be read (${unreadable}); not restorable` });
                 continue;
             }
             if (!first.reviewable) {
@@ -277,10 +297,15 @@ async function fileChangedSince(file: string, roots: readonly string[], expected
     return current.kind === 'unreadable' || (current.kind === 'file' && current.sha !== expected);
 }
 
+/** Why one of a file's changes could not be read (then neither side is kept): it is not restorable. */
+function unreadableIn(changes: readonly SnapshotFileChange[]): string | undefined {
+    return changes.find(change => change.unreadable)?.unreadable;
+}
+
 function describe(turn: StoredTurn): AcpTurnCheckpoint {
     return {
-        turnId: turn.turnId, truncated: turn.truncated,
-        changes: turn.changes.map(({ path: file, relativePath, kind, reviewable, binary, restoredAt }): AcpTurnFileChange =>
-            ({ path: file, relativePath, kind, reviewable, binary, ...(restoredAt !== undefined ? { restoredAt } : {}) }))
+        turnId: turn.turnId, truncated: turn.truncated, ...(turn.error ? { error: turn.error } : {}),
+        changes: turn.changes.map(({ path: file, relativePath, kind, reviewable, binary, restoredAt, unreadable }): AcpTurnFileChange =>
+            ({ path: file, relativePath, kind, reviewable, binary, ...(restoredAt !== undefined ? { restoredAt } : {}), ...(unreadable ? { unreadable } : {}) }))
     };
 }

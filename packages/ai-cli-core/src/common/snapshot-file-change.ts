@@ -12,4 +12,9 @@ export interface SnapshotFileChange {
     /** Both sides were recorded, so a diff can be shown and the change reverted. */
     reviewable: boolean;
     binary: boolean;
+    /**
+     * Why the file could not be read at one end (a named pipe, a file that may not be read): it is listed as
+     * changed, with neither side kept, and cannot be restored.
+     */
+    unreadable?: string;
 }

@@ -12,7 +12,7 @@ const StoredElementSchema = z.object({
     agentName: z.string(),
     change: z.object({
         path: z.string(), relativePath: z.string(), kind: z.enum(['added', 'modified', 'deleted']), reviewable: z.boolean(), binary: z.boolean(),
-        restoredAt: z.number().optional()
+        restoredAt: z.number().optional(), unreadable: z.string().max(4000).optional()
     })
 });
 

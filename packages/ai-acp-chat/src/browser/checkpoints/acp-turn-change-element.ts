@@ -2,10 +2,13 @@ import type { ChangeSetElement } from '@theia/ai-chat';
 import type { SerializableChangeSetElement } from '@theia/ai-chat/lib/common/chat-model-serialization';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { Emitter } from '@theia/core/lib/common/event';
+import { nls } from '@theia/core/lib/common/nls';
 import URI from '@theia/core/lib/common/uri';
 import type { AcpTurnFileChange } from '../../common/acp-chat-protocol';
 
 export const ACP_TURN_CHANGE_KIND = 'acp-turn-change';
+/** What a change that could not be read says after its name. */
+export const UNREADABLE_NOTE = (): string => nls.localize('theia-cli-companion/acp-chat/unreadableNote', 'could not be read; not restorable');
 
 /** Which chat turn a change belongs to. */
 export interface TurnRef {
@@ -63,7 +66,7 @@ export class AcpTurnChangeElement implements ChangeSetElement {
     }
 
     get additionalInfo(): string {
-        return this.change.relativePath;
+        return this.change.unreadable ? `${this.change.relativePath} (${UNREADABLE_NOTE()})` : this.change.relativePath;
     }
 
     openChange(): Promise<void> {

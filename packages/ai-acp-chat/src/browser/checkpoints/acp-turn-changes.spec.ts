@@ -93,6 +93,21 @@ describe('AcpTurnChanges', () => {
         expect(button.arguments).to.deep.equal([request.session.id, request.id]);
     });
 
+    it('names a file that could not be read as changed and not restorable, and says when a turn could not be recorded', () => {
+        const pipe: AcpTurnFileChange = { ...change('b.txt'), reviewable: false, unreadable: 'it is now a named pipe, which is never read' };
+        turnChanges.record(request, { turnId: request.id, changes: [change('a.txt'), pipe], truncated: false, error: '/w/other: git failed' }, 'Fake');
+        expect(request.response.response.asString()).to.contain('Changed in this turn: `a.txt`, `b.txt` (could not be read; not restorable).')
+            .and.to.contain('Not everything this turn changed could be recorded: `/w/other: git failed`.');
+        expect(elements().map(element => element.additionalInfo)).to.deep.equal(['a.txt', 'b.txt (could not be read; not restorable)']);
+
+        const model = new MutableChatModel(ChatAgentLocation.Panel);
+        const unrecorded = model.addRequest({ request: { text: 'edit' }, parts: [], toolRequests: new Map(), variables: [] }, 'acp-test-2');
+        const error = '/w: the folder was recorded by git at one end and file by file at the other';
+        turnChanges.record(unrecorded, { turnId: unrecorded.id, changes: [], truncated: false, error }, 'Fake');
+        expect(unrecorded.response.response.asString()).to.contain('Not everything this turn changed could be recorded: `/w: the folder was recorded by git at one end');
+        expect(unrecorded.changeSet).to.equal(undefined);
+    });
+
     it('writes nothing over files changed since until the user answers; "Restore Only the Others" skips them; the elements show what was restored', async () => {
         recorded = { turnId: request.id, changes: [change('a.txt'), change('b.txt')], truncated: false };
         turnChanges.record(request, recorded, 'Fake');

@@ -9,7 +9,7 @@ import { Saveable } from '@theia/core/lib/browser/saveable';
 import { DiffUris } from '@theia/core/lib/browser/diff-uris';
 import { EditorManager } from '@theia/editor/lib/browser/editor-manager';
 import { AcpChatBackend, AcpRestoreResult, AcpTurnCheckpoint, AcpTurnFileChange } from '../../common/acp-chat-protocol';
-import { AcpTurnChangeElement, TurnChangeActions, TurnRef } from './acp-turn-change-element';
+import { AcpTurnChangeElement, TurnChangeActions, TurnRef, UNREADABLE_NOTE } from './acp-turn-change-element';
 import { checkpointUri } from './checkpoint-resource-resolver';
 import { AgentMarkdownContent } from '../agent-markdown/agent-markdown-content';
 
@@ -41,11 +41,19 @@ export class AcpTurnChanges implements TurnChangeActions {
     /** Shows what the turn changed under its answer and in the chat's change set. */
     record(request: MutableChatRequestModel, checkpoint: AcpTurnCheckpoint, agentName: string): void {
         const at = { chatSessionId: request.session.id, turnId: checkpoint.turnId };
+        // A turn that could not be recorded (all of it, or a folder) says so: never "nothing changed".
+        const failure = checkpoint.error ? ` ${nls.localize('theia-cli-companion/acp-chat/checkpointError',
+            'Not everything this turn changed could be recorded: {0}.', `\`${checkpoint.error.replace(/`/g, '\'')}\``)}` : '';
+        if (!checkpoint.changes.length) {
+            request.response.response.addContent(new AgentMarkdownContent(`\n\n*${failure.trim()}*\n\n`, []));
+            return;
+        }
         const changeSet = new ChangeSetImpl(this.elementsOf(at, checkpoint, agentName));
         changeSet.setTitle(nls.localize('theia-cli-companion/acp-chat/changeSetTitle', 'Changed by {0}', agentName));
         request.changeSet = changeSet;
         // A name is shown as code (a backtick in it cannot end that early); a turn that touched many files names the first few.
-        const named = checkpoint.changes.slice(0, MAX_NAMED_FILES).map(change => `\`${change.relativePath.replace(/`/g, '\'')}\``).join(', ');
+        const named = checkpoint.changes.slice(0, MAX_NAMED_FILES)
+            .map(change => `\`${change.relativePath.replace(/`/g, '\'')}\`${change.unreadable ? ` (${UNREADABLE_NOTE()})` : ''}`).join(', ');
         const files = checkpoint.changes.length > MAX_NAMED_FILES
             ? nls.localize('theia-cli-companion/acp-chat/andMore', '{0} and {1} more', named, checkpoint.changes.length - MAX_NAMED_FILES)
             : named;
@@ -53,7 +61,7 @@ export class AcpTurnChanges implements TurnChangeActions {
             '(A folder has more files than a checkpoint records: changes to the others are not listed.)')}` : '';
         // File names are the agent's to choose (a line break in one could end the code span): no link of theirs is one.
         request.response.response.addContent(new AgentMarkdownContent(`\n\n*${nls.localize('theia-cli-companion/acp-chat/turnChanged',
-            'Changed in this turn: {0}.', files)}${cut}*\n\n`, []));
+            'Changed in this turn: {0}.', files)}${cut}${failure}*\n\n`, []));
         request.response.response.addContent(new CommandChatResponseContentImpl(RESTORE_TURN_COMMAND, undefined, [at.chatSessionId, at.turnId]));
     }
 
@@ -84,6 +92,11 @@ export class AcpTurnChanges implements TurnChangeActions {
 
     /** The turn's own change of the file: before and after it, read-only. */
     async openChange(at: TurnRef, change: AcpTurnFileChange, agentName: string): Promise<void> {
+        if (change.unreadable) {
+            this.messages.warn(nls.localize('theia-cli-companion/acp-chat/unreadableChange', '{0} could not be read ({1}): neither side was kept.',
+                this.nameOf(change.path), change.unreadable));
+            return;
+        }
         const file = FileUri.create(change.path);
         const label = nls.localize('theia-cli-companion/acp-chat/turnDiffLabel', '{0} ({1}: before ↔ after the turn)', file.path.base, agentName);
         await open(this.openers, DiffUris.encode(checkpointUri(file, { ...at, side: 'before' }), checkpointUri(file, { ...at, side: 'after' }), label));

@@ -5,6 +5,7 @@ import { readFileBounded } from '@theia-cli-companion/ai-cli-ide-protocol/lib/no
 import type { SnapshotFileChange } from '../../common/snapshot-file-change';
 import { BlobStore } from './blob-store';
 import { PrivateGitRepository } from './private-git-repository';
+import { addIgnoringErrors, findUnreadablePaths, unreadableChanges, UnreadablePath } from './unreadable-paths';
 
 /** A folder recorded as a git tree in our private repository for it. */
 export interface GitTreeSnapshot {
@@ -15,6 +16,8 @@ export interface GitTreeSnapshot {
     gitDir: string;
     /** Git records every file it does not ignore: there is no cap. */
     truncated: false;
+    /** What git could not add (the tree keeps the index's earlier entry for it): listed as changed, not restorable. */
+    unreadable?: UnreadablePath[];
 }
 
 export interface GitSnapshotOptions {
@@ -50,18 +53,19 @@ export class GitSnapshotEngine {
             const own = await findFolderRepository(root);
             await repository.prepare(own?.objects, options.excludes);
             const seeded = await this.seedIndex(repository, own);
+            let unreadable: UnreadablePath[];
             try {
-                await this.addAll(repository, options.include);
+                unreadable = await this.addAll(repository, options.include);
             } catch (error) {
                 if (!seeded) {
                     throw error;
                 }
                 // The folder's index may use what our directory lacks (a split index, a sparse checkout): start from none.
                 await fs.promises.rm(repository.indexFile, { force: true });
-                await this.addAll(repository, options.include);
+                unreadable = await this.addAll(repository, options.include);
             }
             const tree = (await repository.git(['write-tree'])).toString('latin1').trim();
-            return { kind: 'git', root, takenAt, tree, gitDir, truncated: false };
+            return { kind: 'git', root, takenAt, tree, gitDir, truncated: false, ...(unreadable.length ? { unreadable } : {}) };
         });
     }
 
@@ -69,7 +73,8 @@ export class GitSnapshotEngine {
     async compare(before: GitTreeSnapshot, after: GitTreeSnapshot, blobs: BlobStore, maxFileBytes: number): Promise<SnapshotFileChange[]> {
         const repository = new PrivateGitRepository(after.gitDir, after.root);
         const raw = await this.serialized(after.gitDir, () => repository.git(['diff-tree', '-r', '-z', '--no-renames', '--raw', before.tree, after.tree]));
-        const entries = parseRawDiff(raw);
+        const unreadable = await this.serialized(after.gitDir, () => unreadableChanges(repository, after.root, before, after));
+        const entries = parseRawDiff(raw).filter(entry => !unreadable.paths.has(entry.path));
         const ids = [...new Set(entries.flatMap(entry => [entry.before?.id, entry.after?.id]).filter((id): id is string => !!id))];
         const stored = new Map<string, { sha?: string; binary: boolean }>();
         await this.serialized(after.gitDir, () => repository.readBlobs(ids, maxFileBytes, async (id, content) => {
@@ -95,6 +100,7 @@ export class GitSnapshotEngine {
                 changes.push({ ...common, kind: 'modified', before: was.sha, after: now.sha, mode });
             }
         }
+        changes.push(...unreadable.changes);
         return changes.sort((a, b) => a.relativePath < b.relativePath ? -1 : a.relativePath > b.relativePath ? 1 : 0);
     }
 
@@ -158,14 +164,19 @@ export class GitSnapshotEngine {
         }
     }
 
-    protected async addAll(repository: PrivateGitRepository, include: readonly string[]): Promise<void> {
-        await repository.git(['add', '--all', '--ignore-errors', '--', '.']);
+    /**
+     * Adds what the folder holds now. A partial add (a recorded file became a pipe or may not be read) keeps
+     * what git added: the paths it could not add are returned, to be listed as changed and not restorable.
+     */
+    protected async addAll(repository: PrivateGitRepository, include: readonly string[]): Promise<UnreadablePath[]> {
+        let partial = await addIgnoringErrors(repository, ['add', '--all', '--ignore-errors', '--', '.']);
         if (include.length) {
             const ignored = await repository.git(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--', ...include.map(glob => `:(glob)${glob}`)]);
             if (ignored.length) {
-                await repository.git(['add', '--force', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], ignored);
+                partial = await addIgnoringErrors(repository, ['add', '--force', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], ignored) || partial;
             }
         }
+        return partial ? findUnreadablePaths(repository) : [];
     }
 
     protected serialized<T>(key: string, work: () => Promise<T>): Promise<T> {

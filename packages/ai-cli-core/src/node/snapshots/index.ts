@@ -5,4 +5,5 @@ export * from './store-guard';
 export * from './workspace-snapshot';
 export * from './git-snapshot-engine';
 export * from './private-git-repository';
+export * from './unreadable-paths';
 export * from './workspace-snapshotter';

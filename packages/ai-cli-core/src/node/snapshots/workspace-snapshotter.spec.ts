@@ -4,6 +4,8 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { HostileFiles, within } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
+import type { SnapshotFileChange } from '../../common/snapshot-file-change';
 import { BlobStore } from './blob-store';
 import { WorkspaceSnapshotter } from './workspace-snapshotter';
 
@@ -164,12 +166,91 @@ describe('WorkspaceSnapshotter (git)', function (): void {
         write('a.txt', 'changed\n');
         expect((await files.compare(before, await files.take(folder))).map(change => change.relativePath)).to.deep.equal(['a.txt']);
 
-        // A nested repository with no commit: git cannot add it, so the folder is read file by file, with the reason logged.
-        fs.mkdirSync(path.join(folder, 'nested'));
-        execFileSync('git', ['init', '-q'], { cwd: path.join(folder, 'nested'), env: { PATH: process.env.PATH, HOME: root } });
-        write('nested/file.txt', 'x\n');
+        // Our index is unusable: git cannot record the folder at all, so it is read file by file, with the reason logged.
+        const gitDir = path.join(root, 'git', crypto.createHash('sha256').update(folder).digest('hex').slice(0, 32));
+        fs.mkdirSync(gitDir, { recursive: true });
+        fs.writeFileSync(path.join(gitDir, 'index'), 'not an index');
         const fallback = await snapshotter.take(folder);
         expect(fallback.kind).to.equal('files');
         expect(warnings.join('\n')).to.match(/Recording .* with git failed, reading its files instead: git add/);
+        // The two ends of a turn recorded by different engines are not compared as if nothing changed.
+        const other = await new WorkspaceSnapshotter({ gitDir: path.join(root, 'git2'), blobs, warn: () => undefined }).take(folder);
+        expect(other.kind).to.equal('git');
+        await snapshotter.compare(fallback, other).then(() => expect.fail('compared across engines'), error => expect(String(error)).to.match(/recorded by git at one end/));
+    });
+
+    it('a file that may not be read (chmod 000), recorded or new, is listed as changed and not restorable; the rest are recorded by git', async () => {
+        // Root reads every file: the snapshots are taken by an unprivileged account then (a process of its own).
+        const script = path.join(root, 'scenario.js');
+        fs.writeFileSync(script, `
+            const fs = require('fs');
+            const path = require('path');
+            const { WorkspaceSnapshotter } = require(${JSON.stringify(require.resolve('./workspace-snapshotter'))});
+            const { BlobStore } = require(${JSON.stringify(require.resolve('./blob-store'))});
+            (async () => {
+                const [root, folder] = process.argv.slice(2);
+                const snapshotter = new WorkspaceSnapshotter({ gitDir: path.join(root, 'git-u'), blobs: new BlobStore(path.join(root, 'blobs-u')), warn: console.error });
+                const before = await snapshotter.take(folder);
+                fs.writeFileSync(path.join(folder, 'a.txt'), 'changed\\n');
+                fs.writeFileSync(path.join(folder, 'gone.md'), 'changed, then closed\\n');
+                fs.chmodSync(path.join(folder, 'gone.md'), 0);
+                fs.writeFileSync(path.join(folder, 'hidden.txt'), 'new\\n');
+                fs.chmodSync(path.join(folder, 'hidden.txt'), 0);
+                const after = await snapshotter.take(folder);
+                const changes = await snapshotter.compare(before, after);
+                const next = await snapshotter.take(folder);
+                console.log(JSON.stringify({ kinds: [before.kind, after.kind, next.kind], changes }));
+            })().catch(error => { console.error(error); process.exit(1); });
+        `);
+        const asRoot = process.getuid?.() === 0;
+        if (asRoot) {
+            execFileSync('chown', ['-R', '65534:65534', root]);
+        }
+        const command = asRoot ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', process.execPath] : [process.execPath];
+        const output = execFileSync(command[0], [...command.slice(1), script, root, folder], { env: { PATH: process.env.PATH, HOME: root } }).toString();
+        const { kinds, changes } = JSON.parse(output) as { kinds: string[]; changes: SnapshotFileChange[] };
+        expect(kinds).to.deep.equal(['git', 'git', 'git']);
+        expect(changes.map(change => [change.relativePath, change.kind, change.reviewable, change.unreadable])).to.deep.equal([
+            ['a.txt', 'modified', true, undefined],
+            ['gone.md', 'modified', false, 'it may not be read (permission denied)'],
+            ['hidden.txt', 'added', false, 'it may not be read (permission denied)']
+        ]);
+    });
+
+    it('a recorded file that became a named pipe is a partial add: the other changes are listed, the pipe as changed and not restorable, and git keeps recording', async () => {
+        const hostile = new HostileFiles();
+        try {
+            const before = await snapshotter.take(folder);
+            write('a.txt', 'changed\n');
+            write('new.txt', 'new\n');
+            hostile.pipe(path.join(folder, 'src/b.ts'));
+            // A pipe that was never a file is no file to list; a repository with no commit is a folder git cannot record.
+            hostile.pipe(path.join(folder, 'fresh.pipe'));
+            fs.mkdirSync(path.join(folder, 'nested'));
+            execFileSync('git', ['init', '-q'], { cwd: path.join(folder, 'nested'), env: { PATH: process.env.PATH, HOME: root } });
+            write('nested/file.txt', 'x\n');
+            const after = await within(5000, 'a snapshot with a named pipe', snapshotter.take(folder));
+            expect(after.kind).to.equal('git');
+            const changes = await snapshotter.compare(before, after);
+            expect(changes.map(change => [change.relativePath, change.kind, change.reviewable, change.unreadable])).to.deep.equal([
+                ['a.txt', 'modified', true, undefined],
+                ['nested/', 'added', false, 'a repository with no commit inside the folder: its files are not recorded'],
+                ['new.txt', 'added', true, undefined],
+                ['src/b.ts', 'modified', false, 'it is now a named pipe, which is never read']
+            ]);
+            expect(changes.find(change => change.relativePath === 'src/b.ts')).to.not.have.any.keys('before', 'after');
+            expect(warnings).to.deep.equal([]);
+
+            // The pipe goes back to a file: listed as changed (its earlier side unknown); the folder is still recorded by git.
+            fs.rmSync(path.join(folder, 'src/b.ts'));
+            write('src/b.ts', 'export const b = 2;\n');
+            const later = await snapshotter.take(folder);
+            expect(later.kind).to.equal('git');
+            expect((await snapshotter.compare(after, later)).map(change => [change.relativePath, change.kind, change.unreadable])).to.deep.equal([
+                ['src/b.ts', 'modified', 'it could not be read at the earlier snapshot (it is now a named pipe, which is never read)']
+            ]);
+        } finally {
+            hostile.release();
+        }
     });
 });

@@ -105,6 +105,11 @@ export interface AcpChatBackend extends RpcServer<AcpChatClient> {
     /** The file's text on disk (inside the chat's workspace folders), undefined when it does not exist: what a permission diff is reviewed against. */
     readForReview(chatSessionId: string, filePath: string): Promise<string | undefined>;
     /**
+     * Where a path an agent reported (a tool call's location) really lands, every link on the way followed (a
+     * dangling one too), when that is inside the chat's workspace folders; undefined when it is not, or cannot be told.
+     */
+    landingInWorkspace(chatSessionId: string, filePath: string): Promise<string | undefined>;
+    /**
      * After an agent wrote a file itself (it does not write through the client), puts the user's reviewed
      * text in its place, if the file holds exactly what the agent proposed; false (nothing written) otherwise.
      */

@@ -193,6 +193,25 @@ describe('AcpChatBackendImpl', function (): void {
         expect(fs.readFileSync(secret, 'utf8')).to.equal('outside\n');
     });
 
+    it('tells Follow the Agent where a reported path lands: a link up out of the repository or a dangling one is outside', async () => {
+        await start();
+        fs.mkdirSync(path.join(root, 'src'));
+        fs.writeFileSync(path.join(root, 'src', 'a.md'), 'a\n');
+        // A repository's `up -> ../../..` (up to /): the secret, spelled as a path inside the workspace.
+        fs.symlinkSync(path.relative(root, '/'), path.join(root, 'up'));
+        fs.symlinkSync(path.join(outside, 'not-yet.md'), path.join(root, 'dangling.md'));
+        fs.symlinkSync('src', path.join(root, 'docs'));
+        const landing = (filePath: string, chat = 'chat-1') => backend.landingInWorkspace(chat, filePath);
+        expect(await landing(path.join(root, 'up', outside, 'secret.txt'))).to.equal(undefined);
+        expect(await landing(path.join(root, 'escape', 'secret.txt'))).to.equal(undefined);
+        expect(await landing(path.join(root, 'dangling.md'))).to.equal(undefined);
+        expect(await landing('src/a.md'), 'a relative path').to.equal(undefined);
+        expect(await landing(path.join(root, 'src', 'a.md'), 'chat-2'), 'a chat the backend does not know').to.equal(undefined);
+        expect(await landing(path.join(root, 'docs', 'a.md')), 'a link that stays inside').to.equal(path.join(root, 'src', 'a.md'));
+        expect(await landing(path.join(root, 'new.md')), 'a file not written yet').to.equal(path.join(root, 'new.md'));
+        await expectRejected(landing(42 as unknown as string));
+    });
+
     it('reads an open editor\'s text (unsaved edits included), else the disk, line ranges as asked', async () => {
         await start();
         const file = path.join(root, 'lines.txt');

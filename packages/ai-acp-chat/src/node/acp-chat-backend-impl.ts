@@ -271,6 +271,11 @@ export class AcpChatBackendImpl implements AcpChatBackend {
         return bytes && new TextDecoder('utf-8').decode(bytes);
     }
 
+    async landingInWorkspace(chatSessionId: string, filePath: string): Promise<string | undefined> {
+        const verdict = await checkInsideRoots(FilePathSchema.parse(filePath), this.chats.get(chatSessionId)?.roots ?? []);
+        return verdict.inside ? verdict.realPath : undefined;
+    }
+
     async replaceWritten(chatSessionId: string, filePath: string, expected: string, reviewed: string): Promise<boolean> {
         const file = FilePathSchema.parse(filePath);
         const [was, text] = [z.string().parse(expected), z.string().parse(reviewed)];

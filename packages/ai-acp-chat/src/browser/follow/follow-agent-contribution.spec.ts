@@ -11,6 +11,7 @@ import { EditorManager } from '@theia/editor/lib/browser/editor-manager';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
 import type { ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
 import { AcpChatPreferences, ACP_FOLLOW_AGENT_PREF } from '../../common/acp-chat-preferences';
+import { AcpChatBackend } from '../../common/acp-chat-protocol';
 import { AcpToolCallEvents } from '../acp-tool-call-events';
 import { FollowAgentContribution } from './follow-agent-contribution';
 
@@ -23,6 +24,9 @@ describe('FollowAgentContribution', () => {
     let toolCalls: Emitter<{ chatSessionId: string; toolCall: ToolCallState }>;
     let following: boolean;
     let opened: { uri: string; line: number; mode: unknown }[];
+    /** What the backend was asked (chat, path), and where it says paths land: as written, unless listed (undefined: outside). */
+    let asked: string[][];
+    let landings: Map<string, string | undefined>;
 
     const toolCall = (id: string, path: string, line?: number): ToolCallState =>
         ({ toolCallId: id, title: `Editing ${path}`, kind: 'edit', status: 'completed', content: [], locations: [{ path, line }] }) as unknown as ToolCallState;
@@ -35,7 +39,15 @@ describe('FollowAgentContribution', () => {
         toolCalls = new Emitter();
         following = true;
         opened = [];
+        asked = [];
+        landings = new Map();
         const container = new Container();
+        container.bind(AcpChatBackend).toConstantValue({
+            landingInWorkspace: async (chatSessionId: string, filePath: string) => {
+                asked.push([chatSessionId, filePath]);
+                return landings.has(filePath) ? landings.get(filePath) : filePath;
+            }
+        } as unknown as AcpChatBackend);
         container.bind(AcpToolCallEvents).toConstantValue({ onToolCall: toolCalls.event } as unknown as AcpToolCallEvents);
         container.bind(AcpChatPreferences).toConstantValue({ get [ACP_FOLLOW_AGENT_PREF](): boolean { return following; } } as unknown as AcpChatPreferences);
         container.bind(ChatService).toConstantValue({ getActiveSession: () => ({ id: 'chat-1' }) } as unknown as ChatService);
@@ -65,5 +77,15 @@ describe('FollowAgentContribution', () => {
         following = false;
         await report('chat-1', toolCall('call-5', '/w/a.ts'));
         expect(opened).to.deep.equal([]);
+    });
+
+    it('asks the backend where a path lands and shows nothing that lands outside, however it is spelled', async () => {
+        // The repository has `up -> ../../../..`: the path is inside /w as written, the file is the user's key.
+        landings.set('/w/up/home/u/.ssh/id_rsa', undefined);
+        landings.set('/w/docs/a.md', '/w/src/docs/a.md');
+        await report('chat-1', toolCall('call-1', '/w/up/home/u/.ssh/id_rsa', 1));
+        await report('chat-1', toolCall('call-2', '/w/docs/a.md', 2));
+        expect(asked).to.deep.equal([['chat-1', '/w/up/home/u/.ssh/id_rsa'], ['chat-1', '/w/docs/a.md']]);
+        expect(opened, 'a link that stays inside is followed').to.deep.equal([{ uri: '/w/docs/a.md', line: 1, mode: 'reveal' }]);
     });
 });

@@ -10,12 +10,14 @@ import { ChatService } from '@theia/ai-chat';
 import { isPathWithin } from '@theia-cli-companion/cli-process/lib/common';
 import type { ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
 import { AcpChatPreferences, ACP_FOLLOW_AGENT_PREF } from '../../common/acp-chat-preferences';
+import { AcpChatBackend } from '../../common/acp-chat-protocol';
 import { AcpToolCallEvents } from '../acp-tool-call-events';
 
 /**
  * Follow the agent: when the preference is on, the file and line a tool call of the chat in view is at
  * (its `locations`) are revealed in an editor, without taking the focus from where the user types.
- * Only files inside the workspace folders: an agent cannot make the IDE show others.
+ * Only files inside the workspace folders, as written and where they really land (the backend follows
+ * every link on the way): an agent cannot make the IDE show others, through a link in the repository either.
  */
 @injectable()
 export class FollowAgentContribution implements FrontendApplicationContribution {
@@ -25,6 +27,7 @@ export class FollowAgentContribution implements FrontendApplicationContribution 
     @inject(ChatService) protected readonly chats: ChatService;
     @inject(EditorManager) protected readonly editors: EditorManager;
     @inject(WorkspaceService) protected readonly workspace: WorkspaceService;
+    @inject(AcpChatBackend) protected readonly backend: AcpChatBackend;
     @inject(ILogger) @named('ai-acp-chat:FollowAgent') protected readonly logger: ILogger;
 
     protected readonly toDispose = new DisposableCollection();
@@ -34,7 +37,7 @@ export class FollowAgentContribution implements FrontendApplicationContribution 
     onStart(): void {
         this.toDispose.push(this.toolCalls.onToolCall(({ chatSessionId, toolCall }) => {
             if (this.preferences[ACP_FOLLOW_AGENT_PREF] && this.chats.getActiveSession()?.id === chatSessionId) {
-                void this.follow(toolCall);
+                void this.follow(chatSessionId, toolCall);
             }
         }));
     }
@@ -43,7 +46,7 @@ export class FollowAgentContribution implements FrontendApplicationContribution 
         this.toDispose.dispose();
     }
 
-    protected async follow(toolCall: ToolCallState): Promise<void> {
+    protected async follow(chatSessionId: string, toolCall: ToolCallState): Promise<void> {
         const location = toolCall.locations.at(-1);
         if (!location) {
             return;
@@ -56,8 +59,20 @@ export class FollowAgentContribution implements FrontendApplicationContribution 
         if (place === this.lastShown || !normalized.isAbsolute || !roots.some(root => isPathWithin(filePath, root))) {
             return;
         }
-        const file = FileUri.create(filePath);
         this.lastShown = place;
+        // `/w/up/home/u/.ssh/id_rsa` is inside `/w` as written; with `up -> ../..` it is not.
+        const landing = await this.backend.landingInWorkspace(chatSessionId, filePath).catch(error => {
+            this.logger.debug(`Could not tell where ${filePath} lands: ${error}`);
+            return undefined;
+        });
+        if (!landing) {
+            this.logger.debug(`Not following the agent to ${filePath}: it lands outside the workspace folders`);
+            return;
+        }
+        if (this.lastShown !== place) {
+            return; // A later place was reported meanwhile.
+        }
+        const file = FileUri.create(filePath);
         const line = typeof location.line === 'number' && location.line > 0 ? location.line - 1 : 0;
         // 'reveal' shows the editor without activating it, but a new Monaco editor takes the focus as it
         // attaches: it goes back to where the user was (typing in the chat, say).

@@ -18,8 +18,10 @@ import type { AcpTurnChanges } from './checkpoints/acp-turn-changes';
 import { AcpPromptAttachments } from './prompt/acp-prompt-attachments';
 import { AttachmentOutcome, promptBlocks } from './prompt/acp-prompt-blocks';
 
-/** The ACP session id stored with a chat, so reopening the chat can load it. */
+/** The ACP session id stored with a chat by earlier versions (one agent per chat), read for chats kept then. */
 export const ACP_SESSION_SETTING = 'acpSessionId';
+/** The ACP session id of each agent of a chat (by agent name), stored with the chat so reopening it can load them. */
+export const ACP_SESSION_IDS_SETTING = 'acpSessionIds';
 
 /** Where agents' API keys are kept: Theia's secret storage (the OS keyring, or memory where there is none). */
 export const ACP_KEY_STORE_SERVICE = 'theia-cli-companion.acp';
@@ -89,7 +91,8 @@ export class AcpChatAgent implements ChatAgent {
         const cancel = response.cancellationToken.onCancellationRequested(() => backend.cancel(chatId).catch(() => undefined));
         try {
             turn.roots = (await this.services.workspace())?.roots ?? [];
-            const exitedEarlier = client.exitsWhileIdle.get(chatId);
+            // An exit the backend reported is of the agent the chat talked to then: this one's, if it still does.
+            const exitedEarlier = client.chatAgents.get(chatId) === this.name ? client.exitsWhileIdle.get(chatId) : undefined;
             if (exitedEarlier) {
                 client.exitsWhileIdle.delete(chatId);
                 this.sessions.delete(chatId);
@@ -110,7 +113,7 @@ export class AcpChatAgent implements ChatAgent {
             const result = await backend.prompt(chatId, [
                 ...notes.map(text => ({ type: 'text' as const, text })),
                 ...(blocks.length ? blocks : [{ type: 'text' as const, text: '' }])
-            ], request.id);
+            ], request.id, this.name);
             // Also after a failed or cancelled turn: whatever it wrote can be restored.
             await turn.settled();
             const checkpoint = await backend.endTurn(chatId, request.id).catch(() => undefined);
@@ -153,11 +156,15 @@ export class AcpChatAgent implements ChatAgent {
         request.response.error(error);
     }
 
-    /** The chat's ACP session, started (or loaded, for a reopened chat) on first use. */
+    /**
+     * The chat's ACP session, started (or loaded, for a reopened chat) on first use. A chat that talked to
+     * another agent changes to this one in the backend (a message reaches the agent it names): its earlier
+     * session of this chat is resumed, or a session of its own started, and the chat says so.
+     */
     protected async ensureSession(request: MutableChatRequestModel): Promise<AcpSessionInfo | undefined> {
         const chatId = request.session.id;
         const known = this.sessions.get(chatId);
-        if (known) {
+        if (known && this.services.client.chatAgents.get(chatId) === this.name) {
             return known;
         }
         const workspace = await this.services.workspace();
@@ -170,13 +177,17 @@ export class AcpChatAgent implements ChatAgent {
                 '{0} was not started: this workspace is not trusted. Trust it (Manage Workspace Trust) and send your message again.', this.name));
             return undefined;
         }
-        const stored = request.session.settings?.[ACP_SESSION_SETTING];
-        const start = () => this.services.backend.startSession({
-            chatSessionId: chatId, agent: this.definition, cwd: workspace.cwd, roots: workspace.roots,
-            loadSessionId: typeof stored === 'string' ? stored : undefined,
-            mcpServers: this.services.mcpServers(this.name),
-            snapshotInclude: workspace.snapshotInclude
-        });
+        const stored = this.storedSessionId(request);
+        const start = () => {
+            // From here on the backend's calls for this chat are this agent's, whether the start succeeds or not.
+            this.services.client.chatAgents.set(chatId, this.name);
+            return this.services.backend.startSession({
+                chatSessionId: chatId, agent: this.definition, cwd: workspace.cwd, roots: workspace.roots,
+                loadSessionId: stored,
+                mcpServers: this.services.mcpServers(this.name),
+                snapshotInclude: workspace.snapshotInclude
+            });
+        };
         let result: AcpStartResult = await start();
         if (!result.ok && result.failure.kind === 'auth-required' && await this.authenticate(request, result.failure)) {
             result = await start();
@@ -186,8 +197,11 @@ export class AcpChatAgent implements ChatAgent {
             return undefined;
         }
         this.sessions.set(chatId, result.session);
-        // A new session starts in the agent's own mode: the selector's choice applies to it afresh.
-        this.selectedModes.delete(chatId);
+        if (!result.session.resumed) {
+            // A new session starts in the agent's own mode: the selector's choice applies to it afresh.
+            this.selectedModes.delete(chatId);
+        }
+        this.noteAgentChange(request, result.session, workspace.roots);
         const leftOut = result.session.mcpServers?.leftOut ?? [];
         if (leftOut.length) {
             request.response.response.addContent(new AgentMarkdownContent(`*${nls.localize('theia-cli-companion/acp-chat/mcpLeftOut',
@@ -197,10 +211,39 @@ export class AcpChatAgent implements ChatAgent {
             request.response.response.addContent(new AgentMarkdownContent(`*${nls.localize('theia-cli-companion/acp-chat/loadFailed',
                 '{0} could not reopen this chat\'s earlier session ({1}); this message starts a new one.', this.name, result.session.loadFailure)}*\n\n`, workspace.roots));
         }
-        request.session.setSettings({ ...request.session.settings, [ACP_SESSION_SETTING]: result.session.sessionId });
+        const ids = request.session.settings?.[ACP_SESSION_IDS_SETTING];
+        request.session.setSettings({
+            ...request.session.settings, [ACP_SESSION_IDS_SETTING]: { ...isRecord(ids) ? ids : {}, [this.name]: result.session.sessionId }
+        });
         const modes = result.session.modes;
         this.modes = modes?.availableModes.map(mode => ({ id: this.selectorModeId(mode.id), name: mode.name, isDefault: mode.id === modes.currentModeId }));
         return result.session;
+    }
+
+    /** The session id this agent had in the chat, stored with it; for a chat kept by an earlier version, its one id if this agent was its only one. */
+    protected storedSessionId(request: MutableChatRequestModel): string | undefined {
+        const settings = request.session.settings ?? {};
+        const ids = settings[ACP_SESSION_IDS_SETTING];
+        if (isRecord(ids)) {
+            const id = Object.prototype.hasOwnProperty.call(ids, this.name) ? ids[this.name] : undefined;
+            return typeof id === 'string' ? id : undefined;
+        }
+        const legacy = settings[ACP_SESSION_SETTING];
+        const agents = new Set(request.session.getRequests().filter(earlier => earlier !== request).map(earlier => earlier.agentId));
+        return typeof legacy === 'string' && agents.size === 1 && agents.has(this.id) ? legacy : undefined;
+    }
+
+    /** Says in the chat that it changed agent: to a new session of this one, or back to its earlier one. */
+    protected noteAgentChange(request: MutableChatRequestModel, session: AcpSessionInfo, roots: readonly string[]): void {
+        const note = session.resumed
+            ? nls.localize('theia-cli-companion/acp-chat/agentResumed', 'This chat talks to {0} again: its earlier session in this chat goes on.', this.name)
+            : session.previousAgent !== undefined
+                ? nls.localize('theia-cli-companion/acp-chat/agentChanged',
+                    'This chat now talks to {0}, in a session of its own; {1} keeps its session: mention @{1} to go back to it.', this.name, session.previousAgent)
+                : undefined;
+        if (note) {
+            request.response.response.addContent(new AgentMarkdownContent(`*${note}*\n\n`, roots));
+        }
     }
 
     /**
@@ -366,6 +409,9 @@ export class AcpChatAgent implements ChatAgent {
 
     /** The chat was deleted: its agent stops. */
     forget(chatId: string): void {
+        if (this.services.client.chatAgents.get(chatId) === this.name) {
+            this.services.client.chatAgents.delete(chatId);
+        }
         this.selectedModes.delete(chatId);
         this.omittedOutputs.delete(chatId);
         if (this.sessions.delete(chatId)) {
@@ -379,6 +425,10 @@ export class AcpChatAgent implements ChatAgent {
             this.sessions.set(chatId, { ...session, modes: { ...session.modes, currentModeId: modeId } });
         }
     }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+    return !!value && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** A method authenticated with a key in `_meta['api-key']` (Gemini CLI's gemini-api-key declares it). */

@@ -36,6 +36,11 @@ export class AcpChatClientImpl implements AcpChatClient {
     protected readonly sinks = new Map<string, AcpTurnSink>();
     /** Exits that happened while no turn ran: the next turn of that chat says so. */
     readonly exitsWhileIdle = new Map<string, string>();
+    /**
+     * The agent each chat talks to in the backend now (by agent name), set as a start is asked: an agent
+     * whose chat talks to another one starts (or resumes) its session again before it sends anything.
+     */
+    readonly chatAgents = new Map<string, string>();
 
     attach(chatSessionId: string, sink: AcpTurnSink): void {
         this.sinks.set(chatSessionId, sink);

@@ -21,6 +21,10 @@ export interface AcpSessionInfo {
     readonly loaded: boolean;
     /** Why the stored session could not be reopened, when a new one was started instead. */
     readonly loadFailure?: string;
+    /** The agent this chat talked to until this start, when the chat changed agent (its session is kept aside). */
+    readonly previousAgent?: string;
+    /** True when the chat changed back to this agent and its earlier session of this chat goes on. */
+    readonly resumed?: boolean;
 }
 
 export interface StartAcpSessionRequest {
@@ -82,14 +86,19 @@ export type AcpPromptResult = { readonly ok: true; readonly stopReason: acp.Stop
 export const AcpChatBackend = Symbol('AcpChatBackend');
 /** One per window: the ACP agents its chat sessions talk to run in the backend. */
 export interface AcpChatBackend extends RpcServer<AcpChatClient> {
+    /**
+     * Starts (or loads) the agent's session for the chat; a chat that talked to another agent changes to this
+     * one: the other's session is kept aside (its turn cancelled), and this agent's earlier session of the chat,
+     * if it still runs, is resumed. Every other call naming the chat goes to the agent it talks to now.
+     */
     startSession(request: StartAcpSessionRequest): Promise<AcpStartResult>;
     /** Authenticates the agent of this chat session, e.g. with an API key in `meta`; then start again. */
     authenticate(chatSessionId: string, methodId: string, meta?: Record<string, unknown>): Promise<void>;
     /**
      * Sends a prompt; with `turnId` (the chat request's id) the workspace folders are snapshotted first,
-     * and {@link endTurn} says what the turn changed.
+     * and {@link endTurn} says what the turn changed. With `agentName`, refused unless the chat talks to that agent now.
      */
-    prompt(chatSessionId: string, prompt: acp.ContentBlock[], turnId?: string): Promise<AcpPromptResult>;
+    prompt(chatSessionId: string, prompt: acp.ContentBlock[], turnId?: string, agentName?: string): Promise<AcpPromptResult>;
     /**
      * The turn is over, the window's own follow-up writes included (a reviewed text put in place of an
      * agent's write): what it changed, kept for restores; undefined when it changed nothing.

@@ -325,6 +325,49 @@ describe('AcpChatBackendImpl', function (): void {
         expect(calls.filter(method => method === 'initialize')).to.have.length(2);
     });
 
+    it('delivers a message to the agent it names: a chat that changes agent starts that agent\'s session, and resumes the first on the way back', async () => {
+        const logOf = (name: string) => path.join(path.dirname(root), `${name}.jsonl`);
+        const definition = (name: string) => ({ name, command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: logOf(name) } });
+        const calls = (name: string) => fs.existsSync(logOf(name)) ? fs.readFileSync(logOf(name), 'utf8').trim().split('\n').map(line => JSON.parse(line)) : [];
+        const prompts = (name: string) => calls(name).filter(call => call.method === 'session/prompt').map(call => call.params.prompt[0].text);
+        const startWith = (name: string) => backend.startSession({ chatSessionId: 'chat-1', cwd: root, roots: [root], agent: definition(name) });
+        const alpha = await startWith('Alpha');
+        expect(alpha.ok && alpha.session).to.not.have.any.keys('previousAgent', 'resumed');
+        expect(await backend.prompt('chat-1', [{ type: 'text', text: 'echo for alpha' }], 'turn-1', 'Alpha')).to.deep.include({ ok: true });
+        // A turn Alpha still runs when the chat changes to Beta ends: its output would go nowhere.
+        const slow = backend.prompt('chat-1', [{ type: 'text', text: 'slow' }], 'turn-2', 'Alpha');
+        await until(() => messages.includes('Working on it'));
+        const beta = await startWith('Beta');
+        expect(beta.ok && beta.session).to.deep.include({ previousAgent: 'Alpha', loaded: false });
+        expect(beta.ok && beta.session.resumed).to.equal(undefined);
+        expect(await slow).to.deep.include({ ok: true, stopReason: 'cancelled' });
+        expect(await backend.prompt('chat-1', [{ type: 'text', text: 'echo for beta' }], 'turn-3', 'Beta')).to.deep.include({ ok: true });
+        expect(prompts('Alpha')).to.deep.equal(['echo for alpha', 'slow']);
+        expect(prompts('Beta')).to.deep.equal(['echo for beta']);
+        // A message naming the agent the chat does not talk to now is refused, never delivered to the other.
+        const misrouted = await backend.prompt('chat-1', [{ type: 'text', text: 'echo misrouted' }], undefined, 'Alpha');
+        expect(misrouted).to.deep.equal({ ok: false, message: 'This chat now talks to Beta, not Alpha; send the message again to change to Alpha' });
+        // Back to Alpha: its session of this chat goes on, in the same process.
+        const back = await startWith('Alpha');
+        expect(back.ok && back.session).to.deep.include({ sessionId: alpha.ok && alpha.session.sessionId, previousAgent: 'Beta', resumed: true });
+        expect(await backend.prompt('chat-1', [{ type: 'text', text: 'echo again alpha' }], 'turn-4', 'Alpha')).to.deep.include({ ok: true });
+        expect(prompts('Alpha')).to.deep.equal(['echo for alpha', 'slow', 'echo again alpha']);
+        expect(prompts('Beta')).to.deep.equal(['echo for beta']);
+        expect(calls('Alpha').filter(call => call.method === 'initialize')).to.have.length(1);
+        expect(messages.filter(text => text.startsWith('echo'))).to.deep.equal(['echo for alpha', 'echo for beta', 'echo again alpha']);
+        // One process per (chat, agent): both run until the chat closes, which stops both.
+        const running = (name: string) => fs.readdirSync('/proc').filter(pid => /^\d+$/.test(pid)).some(pid => {
+            try {
+                return fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`FAKE_AGENT_LOG=${logOf(name)}`);
+            } catch {
+                return false;
+            }
+        });
+        expect([running('Alpha'), running('Beta')]).to.deep.equal([true, true]);
+        await backend.closeSession('chat-1');
+        await until(() => !running('Alpha') && !running('Beta'));
+    });
+
     it('refuses paths outside the workspace folders, through symlinks too, and keeps serving', async () => {
         await start();
         for (const target of [path.join(outside, 'secret.txt'), path.join(root, 'escape', 'secret.txt'), path.join(root, '..', 'outside', 'secret.txt')]) {

@@ -21,6 +21,8 @@ import {
 } from '../common/acp-chat-protocol';
 
 interface ChatBinding {
+    /** The name of the agent definition (what a message names with @): one binding per (chat, agent). */
+    readonly agentName: string;
     readonly agent: AcpAgent;
     readonly roots: readonly string[];
     /** Ignored files the turns' snapshots record anyway. */
@@ -30,6 +32,8 @@ interface ChatBinding {
     credential?: AgentCredential;
     /** The user's MCP servers its session got, and the ones left out. */
     sharedMcpServers?: { offered: string[]; leftOut: { name: string; reason: string }[] };
+    /** Prompts sent and not yet answered: a turn that must end when the chat changes agent. */
+    promptsRunning: number;
 }
 
 /** How the window's server is named to the agent: Gemini CLI shows its tools to the model as `mcp_theia_<tool>`. */
@@ -71,7 +75,13 @@ export class AcpChatBackendImpl implements AcpChatBackend {
     @inject(AcpTurnCheckpoints) protected readonly checkpoints: AcpTurnCheckpoints;
 
     protected client?: AcpChatClient;
+    /** The agent each chat talks to now; every call naming the chat goes to it. */
     protected readonly chats = new Map<string, ChatBinding>();
+    /**
+     * The agents a chat talked to before it changed agent, by chat and agent name: their sessions are kept
+     * (their processes go on, idle) and resumed when the chat changes back. Nothing they send reaches the window.
+     */
+    protected readonly earlierAgents = new Map<string, Map<string, ChatBinding>>();
 
     setClient(client: AcpChatClient | undefined): void {
         this.client = client;
@@ -94,10 +104,13 @@ export class AcpChatBackendImpl implements AcpChatBackend {
         if (!include.success) {
             return { ok: false, failure: { kind: 'failed', message: `Invalid snapshot patterns: ${formatZodIssues(include.error, 'snapshotInclude')}` } };
         }
+        // A chat that names another agent changes to it: the current one is kept aside, the named one's earlier session resumed.
+        const { previousAgent, resumed } = this.changeAgent(request.chatSessionId, request.agent.name);
+        const change = { ...(previousAgent !== undefined ? { previousAgent } : {}), ...(resumed ? { resumed } : {}) };
         let chat = this.chats.get(request.chatSessionId);
         if (chat?.session && !chat.agent.connection.hasExited) {
-            // The window asks again (its agents were re-created, say): the running session is the chat's.
-            return { ok: true, session: this.describe(request.chatSessionId, chat, false) };
+            // The window asks again (its agents were re-created, say), or changes back: the running session is the chat's.
+            return { ok: true, session: { ...this.describe(request.chatSessionId, chat, false), ...change } };
         }
         if (!chat || chat.agent.connection.hasExited) {
             // Paths are checked with symlinks resolved, so the roots must be too (a home under a symlink).
@@ -129,7 +142,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
             }
             this.logger.info(`Chat ${request.chatSessionId}: ${request.agent.name} session ${chat.session!.sessionId} ${loaded ? 'loaded' : 'started'} in ${request.cwd}`);
             this.checkpoints.warmUp(chat.roots, chat.snapshotInclude);
-            return { ok: true, session: { ...this.describe(request.chatSessionId, chat, loaded), ...(loadFailure ? { loadFailure } : {}) } };
+            return { ok: true, session: { ...this.describe(request.chatSessionId, chat, loaded), ...(loadFailure ? { loadFailure } : {}), ...change } };
         } catch (error) {
             if (error instanceof AcpAgentNotFoundError) {
                 this.chats.delete(request.chatSessionId);
@@ -142,6 +155,50 @@ export class AcpChatBackendImpl implements AcpChatBackend {
             }
             this.logger.warn(`Chat ${request.chatSessionId}: ${request.agent.name} could not start a session: ${message}`);
             return { ok: false, failure: { kind: 'failed', message } };
+        }
+    }
+
+    /**
+     * Makes `agentName` the agent of the chat. The chat's current agent, when another, is kept aside (a turn
+     * it still runs is cancelled); the named agent's earlier binding of this chat, if it still runs, is taken back.
+     */
+    protected changeAgent(chatSessionId: string, agentName: string): { previousAgent?: string; resumed: boolean } {
+        const current = this.chats.get(chatSessionId);
+        if (current?.agentName === agentName) {
+            return { resumed: false };
+        }
+        const earlier = this.earlierAgents.get(chatSessionId) ?? new Map<string, ChatBinding>();
+        this.earlierAgents.set(chatSessionId, earlier);
+        if (current) {
+            this.chats.delete(chatSessionId);
+            if (!current.agent.connection.hasExited) {
+                earlier.set(current.agentName, current);
+                if (current.promptsRunning) {
+                    current.session?.cancel().catch(error => this.logger.warn(`Chat ${chatSessionId}: could not cancel ${current.agentName}'s turn: ${messageOf(error)}`));
+                }
+            }
+        }
+        const resumed = earlier.get(agentName);
+        earlier.delete(agentName);
+        if (resumed && !resumed.agent.connection.hasExited) {
+            this.chats.set(chatSessionId, resumed);
+        }
+        if (current || resumed) {
+            this.logger.info(`Chat ${chatSessionId}: now talks to ${agentName}${current ? ` (was ${current.agentName})` : ''}${resumed ? ', its earlier session resumed' : ''}`);
+        }
+        return { previousAgent: current?.agentName, resumed: !!resumed && !resumed.agent.connection.hasExited };
+    }
+
+    /** Whether the binding is the one its chat talks to now (not kept aside, not replaced). */
+    protected isCurrent(chatSessionId: string, chat: ChatBinding | undefined): boolean {
+        return !!chat && this.chats.get(chatSessionId) === chat;
+    }
+
+    /** Refuses what an agent the chat no longer talks to asks of the workspace. */
+    protected checkCurrent(chatSessionId: string, chat: ChatBinding | undefined): void {
+        if (!this.isCurrent(chatSessionId, chat)) {
+            const now = this.chats.get(chatSessionId)?.agentName;
+            throw new Error(`This chat now talks to ${now ?? 'another agent'}, not ${chat?.agentName ?? 'this agent'}; the request was refused`);
         }
     }
 
@@ -162,22 +219,27 @@ export class AcpChatBackendImpl implements AcpChatBackend {
 
     protected launch(request: StartAcpSessionRequest): ChatBinding {
         const chatSessionId = request.chatSessionId;
+        // Set below; the services run only once the agent is up. An agent the chat no longer talks to reaches nothing of the window.
+        let chat: ChatBinding | undefined;
         const services: AcpClientServices = {
             // The window renders a few screens of a tool's output however long it is; the rest stays here, on demand.
-            onUpdate: (_session, update, toolCall) => this.client?.onSessionUpdate(chatSessionId, boundUpdate(update), toolCall && boundToolCall(toolCall).state),
-            // One agent process per chat: whatever session it names, the chat is this one.
-            onUnsupportedRequest: (_session, method) => this.client?.onUnsupportedRequest(chatSessionId, method.slice(0, 100)),
+            onUpdate: (_session, update, toolCall) => this.isCurrent(chatSessionId, chat)
+                && this.client?.onSessionUpdate(chatSessionId, boundUpdate(update), toolCall && boundToolCall(toolCall).state),
+            // One agent process per (chat, agent): whatever session it names, the chat is this one.
+            onUnsupportedRequest: (_session, method) => this.isCurrent(chatSessionId, chat) && this.client?.onUnsupportedRequest(chatSessionId, method.slice(0, 100)),
             askPermission: async (_session, params, toolCall) => {
-                if (!this.client) {
+                if (!this.client || !this.isCurrent(chatSessionId, chat)) {
                     return { outcome: 'cancelled' };
                 }
                 return this.client.askPermission(chatSessionId, params, boundToolCall(toolCall).state);
             },
             readTextFile: async (_session, params) => {
+                this.checkCurrent(chatSessionId, chat);
                 await this.checkPath(chatSessionId, params.path);
                 return { content: sliceLines(await this.read(chatSessionId, params.path), params.line ?? undefined, params.limit ?? undefined) };
             },
             writeTextFile: async (_session, params) => {
+                this.checkCurrent(chatSessionId, chat);
                 await this.checkPath(chatSessionId, params.path);
                 const edited = await this.window.editedContentFor(chatSessionId, params);
                 await this.write(chatSessionId, params.path, edited ?? params.content);
@@ -186,6 +248,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
             },
             terminals: {
                 create: async (_session, params) => {
+                    this.checkCurrent(chatSessionId, chat);
                     const started = await this.terminals.create(chatSessionId, params, request.cwd, request.roots);
                     this.logger.info(`Chat ${chatSessionId}: the agent runs ${params.command} in terminal ${started.terminalId}`);
                     this.client?.showTerminal(chatSessionId, { ...started, title: `${request.agent.name}: ${[params.command, ...params.args ?? []].join(' ')}` });
@@ -201,17 +264,22 @@ export class AcpChatBackendImpl implements AcpChatBackend {
             command: request.agent.command, args: request.agent.args, cwd: request.cwd,
             env: agentLaunchEnvironment(request.agent.command, { ...process.env, ...request.agent.env })
         }, services, this.acpLogger);
-        const chat: ChatBinding = { agent, roots: request.roots, snapshotInclude: [] };
-        this.chats.set(chatSessionId, chat);
+        const binding: ChatBinding = chat = { agentName: request.agent.name, agent, roots: request.roots, snapshotInclude: [], promptsRunning: 0 };
+        this.chats.set(chatSessionId, binding);
         agent.onExit(exit => {
-            chat.credential?.revoke().catch(() => undefined);
-            if (!exit.expected) {
+            binding.credential?.revoke().catch(() => undefined);
+            const earlier = this.earlierAgents.get(chatSessionId);
+            if (earlier?.get(binding.agentName) === binding) {
+                // Kept aside: the chat does not hear of it; changing back starts it again (its session loaded).
+                earlier.delete(binding.agentName);
+                this.logger.info(`Chat ${chatSessionId}: ${binding.agentName}, kept aside, ended: ${agent.connection.describeExit()}`);
+            } else if (!exit.expected && this.isCurrent(chatSessionId, binding)) {
                 const message = agent.connection.describeExit();
                 this.logger.warn(`Chat ${chatSessionId}: ${message}`);
                 this.client?.onAgentExit(chatSessionId, message);
             }
         });
-        return chat;
+        return binding;
     }
 
     protected get window(): AcpChatClient {
@@ -260,7 +328,10 @@ export class AcpChatBackendImpl implements AcpChatBackend {
     }
 
     async toolOutput(chatSessionId: string, toolCallId: string): Promise<string | undefined> {
-        const call = this.chats.get(chatSessionId)?.session?.toolCalls.get(z.string().max(1000).parse(toolCallId));
+        const id = z.string().max(1000).parse(toolCallId);
+        // The chat's current agent first, then those it talked to before: an earlier turn's output stays at hand.
+        const bindings = [this.chats.get(chatSessionId), ...this.earlierAgents.get(chatSessionId)?.values() ?? []];
+        const call = bindings.map(chat => chat?.session?.toolCalls.get(id)).find(found => found !== undefined);
         return call && toolOutputText(call);
     }
 
@@ -321,11 +392,15 @@ export class AcpChatBackendImpl implements AcpChatBackend {
         this.logger.info(`Chat ${chatSessionId}: authenticated with ${methodId}`);
     }
 
-    async prompt(chatSessionId: string, prompt: acp.ContentBlock[], turnId?: string): Promise<AcpPromptResult> {
+    async prompt(chatSessionId: string, prompt: acp.ContentBlock[], turnId?: string, agentName?: string): Promise<AcpPromptResult> {
         const chat = this.require(chatSessionId);
         const session = chat.session;
         if (!session) {
             return { ok: false, message: 'The chat has no agent session; start one first' };
+        }
+        if (agentName !== undefined && z.string().parse(agentName) !== chat.agentName) {
+            // Never delivered to another agent than the one the message names.
+            return { ok: false, message: `This chat now talks to ${chat.agentName}, not ${agentName}; send the message again to change to ${agentName}` };
         }
         const turn = turnId === undefined ? undefined : TurnIdSchema.parse(turnId);
         // The folders are snapshotted around the turn: whatever wrote the files (the agent itself, too), the turn can be undone.
@@ -333,11 +408,14 @@ export class AcpChatBackendImpl implements AcpChatBackend {
             await this.checkpoints.endRunning(chatSessionId);
             await this.checkpoints.begin(chatSessionId, turn, chat.roots, chat.snapshotInclude);
         }
+        chat.promptsRunning++;
         try {
             const response = await session.prompt(prompt);
             return { ok: true, stopReason: response.stopReason, meta: response._meta ?? undefined };
         } catch (error) {
             return { ok: false, message: messageOf(error) };
+        } finally {
+            chat.promptsRunning--;
         }
     }
 
@@ -382,11 +460,12 @@ export class AcpChatBackendImpl implements AcpChatBackend {
     }
 
     async closeSession(chatSessionId: string): Promise<void> {
-        const chat = this.chats.get(chatSessionId);
+        const chats = [this.chats.get(chatSessionId), ...this.earlierAgents.get(chatSessionId)?.values() ?? []];
         await this.checkpoints.endRunning(chatSessionId);
         this.chats.delete(chatSessionId);
+        this.earlierAgents.delete(chatSessionId);
         this.terminals.releaseAll(chatSessionId);
-        await chat?.agent.dispose();
+        await Promise.all(chats.map(chat => chat ? chat.agent.dispose() : Promise.resolve()));
     }
 
     protected require(chatSessionId: string): ChatBinding {
@@ -399,7 +478,8 @@ export class AcpChatBackendImpl implements AcpChatBackend {
 
     /** The window closed: its agents stop. */
     dispose(): void {
-        const chats = [...this.chats.values()];
+        const chats = [...this.chats.values(), ...[...this.earlierAgents.values()].flatMap(earlier => [...earlier.values()])];
+        this.earlierAgents.clear();
         // A turn the window could not end (it closed mid-turn) is recorded as it stands.
         [...this.chats.keys()].forEach(chatSessionId => this.checkpoints.endRunning(chatSessionId).catch(() => undefined));
         this.chats.clear();

@@ -334,6 +334,7 @@ describe('AcpChatBackendImpl', function (): void {
         const alpha = await startWith('Alpha');
         expect(alpha.ok && alpha.session).to.not.have.any.keys('previousAgent', 'resumed');
         expect(await backend.prompt('chat-1', [{ type: 'text', text: 'echo for alpha' }], 'turn-1', 'Alpha')).to.deep.include({ ok: true });
+        await backend.setMode('chat-1', 'yolo');
         // A turn Alpha still runs when the chat changes to Beta ends: its output would go nowhere.
         const slow = backend.prompt('chat-1', [{ type: 'text', text: 'slow' }], 'turn-2', 'Alpha');
         await until(() => messages.includes('Working on it'));
@@ -350,6 +351,7 @@ describe('AcpChatBackendImpl', function (): void {
         // Back to Alpha: its session of this chat goes on, in the same process.
         const back = await startWith('Alpha');
         expect(back.ok && back.session).to.deep.include({ sessionId: alpha.ok && alpha.session.sessionId, previousAgent: 'Beta', resumed: true });
+        expect(back.ok && back.session.modes?.currentModeId, 'the resumed session as it is now').to.equal('yolo');
         expect(await backend.prompt('chat-1', [{ type: 'text', text: 'echo again alpha' }], 'turn-4', 'Alpha')).to.deep.include({ ok: true });
         expect(prompts('Alpha')).to.deep.equal(['echo for alpha', 'slow', 'echo again alpha']);
         expect(prompts('Beta')).to.deep.equal(['echo for beta']);

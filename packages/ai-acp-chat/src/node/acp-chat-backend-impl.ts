@@ -380,8 +380,9 @@ export class AcpChatBackendImpl implements AcpChatBackend {
             agentInfo: chat.agent.initializeResponse?.agentInfo,
             promptCapabilities: chat.agent.initializeResponse?.agentCapabilities?.promptCapabilities,
             mcpServers: chat.sharedMcpServers,
-            modes: session.setup.modes,
-            models: session.setup.models
+            // As the session is now (a resumed one may have changed mode or model since it started).
+            modes: session.setup.modes && { ...session.setup.modes, currentModeId: session.currentModeId ?? session.setup.modes.currentModeId },
+            models: session.setup.models && { ...session.setup.models, currentModelId: session.currentModelId ?? session.setup.models.currentModelId }
         };
     }
 

@@ -92,6 +92,25 @@ const turns: Record<string, (cx: Context, args: string[]) => Promise<acp.PromptR
         await say(cx, `Wrote ${filePath} (${answer.outcome.optionId}).`);
         return { stopReason: 'end_turn' };
     },
+    /**
+     * `links <folder>`: links to an IDE command (every markdown way to write one), to the web and to files, in each
+     * part an agent writes (thought, message, resource links, plan, tool call); then asks to write `<folder>/proposal.txt`.
+     */
+    async links(cx, [folder]) {
+        const command = 'command:aiCliCompanion.acceptAllDiffs';
+        await update(cx, { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `Thinking of [README.md](${command}).` } });
+        await say(cx, `Open [README.md](${command}), <${command}>, [the notes][notes], <a href="${command}">notes.md</a>, `);
+        await say(cx, `[the docs](https://example.com/docs), [notes.md](file://${folder}/notes.md), [the key](file:///etc/passwd).\n\n[notes]: ${command}\n\n`);
+        await update(cx, { sessionUpdate: 'agent_message_chunk', content: { type: 'resource_link', name: 'Accept everything', uri: command } });
+        await say(cx, ' and ');
+        await update(cx, { sessionUpdate: 'agent_message_chunk', content: { type: 'resource_link', name: 'notes.md', uri: `file://${folder}/notes.md` } });
+        await update(cx, { sessionUpdate: 'plan', entries: [{ content: `Check [the notes](${command})`, priority: 'high', status: 'pending' }] });
+        await update(cx, {
+            sessionUpdate: 'tool_call', toolCallId: 'links-1', title: `Reading [notes](${command})`, kind: 'read', status: 'completed',
+            content: [{ type: 'content', content: { type: 'text', text: JSON.stringify({ content: [{ type: 'text', text: `[README.md](${command})` }] }) } }]
+        });
+        return turns.write(cx, [`${folder}/proposal.txt`, 'changed', 'by', 'the', 'agent']);
+    },
     async read(cx, [filePath, line, limit]) {
         const read = await cx.client.request(acp.methods.client.fs.readTextFile, {
             sessionId: cx.params.sessionId, path: filePath, line: line ? Number(line) : undefined, limit: limit ? Number(limit) : undefined

@@ -130,11 +130,14 @@ export interface AcpChatBackend extends RpcServer<AcpChatClient> {
     /**
      * Restore to before this turn: the files it and every later turn of the chat changed (or only `files`)
      * get their content from before it. Files changed since (or with unsaved edits in the window: `dirty`)
-     * are written only when named in `overwrite`.
+     * are written only when named in `overwrite`. Only inside `roots`: the window's workspace folders now
+     * (never those the stored checkpoint names).
      */
-    restoreTurn(chatSessionId: string, turnId: string, options: { files?: string[]; overwrite: string[]; skip: string[]; dirty?: string[] }): Promise<AcpRestoreResult>;
-    /** Writes a restored file as the turn left it again, if it holds what it held before the turn (or `force`). */
-    reapplyTurnFile(chatSessionId: string, turnId: string, filePath: string, force: boolean): Promise<AcpRestoreResult>;
+    restoreTurn(
+        chatSessionId: string, turnId: string, options: { files?: string[]; overwrite: string[]; skip: string[]; dirty?: string[]; roots: string[] }
+    ): Promise<AcpRestoreResult>;
+    /** Writes a restored file as the turn left it again, if it holds what it held before the turn (or `force`); only inside `roots` (the window's folders now). */
+    reapplyTurnFile(chatSessionId: string, turnId: string, filePath: string, force: boolean, roots: string[]): Promise<AcpRestoreResult>;
 }
 
 export const AcpChatClient = Symbol('AcpChatClient');

@@ -134,7 +134,7 @@ describe('AcpChatBackendImpl', function (): void {
         expect(checkpoint?.changes.map(change => [change.relativePath, change.kind])).to.deep.equal([['a.txt', 'modified'], ['b.txt', 'added']]);
         expect(fs.readFileSync(path.join(root, 'a.txt'), 'utf8')).to.equal('a\nafter');
         expect(await backend.turnFileContent('chat-1', 'turn-1', path.join(root, 'a.txt'), 'before')).to.equal('a before\n');
-        expect(await backend.restoreTurn('chat-1', 'turn-1', { overwrite: [], skip: [] })).to.deep.include({ kind: 'restored', failed: [] });
+        expect(await backend.restoreTurn('chat-1', 'turn-1', { overwrite: [], skip: [], roots: [root] })).to.deep.include({ kind: 'restored', failed: [] });
         expect(fs.readFileSync(path.join(root, 'a.txt'), 'utf8')).to.equal('a before\n');
         expect(fs.existsSync(path.join(root, 'b.txt'))).to.equal(false);
         await backend.prompt('chat-1', [{ type: 'text', text: 'echo nothing changes' }], 'turn-2');
@@ -143,8 +143,18 @@ describe('AcpChatBackendImpl', function (): void {
         await backend.prompt('chat-1', [{ type: 'text', text: `selfwrite ${path.join(root, 'c.txt')}=c` }], 'turn-3');
         await backend.prompt('chat-1', [{ type: 'text', text: 'echo next' }], 'turn-4');
         expect((await backend.turnCheckpoint('chat-1', 'turn-3'))?.changes.map(change => change.relativePath)).to.deep.equal(['c.txt']);
-        await expectRejected(backend.restoreTurn('chat-1', 'x'.repeat(201), { overwrite: [], skip: [] }));
-        await expectRejected(backend.restoreTurn('chat-1', 'turn-1', { overwrite: [], skip: [], extra: 1 } as never));
+        // Restores write inside the window's folders now: a window without this folder restores nothing in it.
+        const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-elsewhere-'));
+        try {
+            expect(await backend.restoreTurn('chat-1', 'turn-3', { overwrite: [], skip: [], roots: [elsewhere] })).to.deep.include({ kind: 'restored', restored: [] });
+            expect(fs.existsSync(path.join(root, 'c.txt'))).to.equal(true);
+        } finally {
+            fs.rmSync(elsewhere, { recursive: true, force: true });
+        }
+        await expectRejected(backend.restoreTurn('chat-1', 'x'.repeat(201), { overwrite: [], skip: [], roots: [root] }));
+        await expectRejected(backend.restoreTurn('chat-1', 'turn-1', { overwrite: [], skip: [], roots: [root], extra: 1 } as never));
+        await expectRejected(backend.restoreTurn('chat-1', 'turn-1', { overwrite: [], skip: [] } as never));
+        await expectRejected(backend.reapplyTurnFile('chat-1', 'turn-1', path.join(root, 'a.txt'), false, ['relative'] as never));
     });
 
     async function expectRejected(promise: Promise<unknown>): Promise<void> {

@@ -62,9 +62,11 @@ const SharedMcpServersSchema = z.array(z.union([
 const FilePathSchema = z.string().min(1).max(4096);
 /** A turn's id: the chat request's. */
 const TurnIdSchema = z.string().min(1).max(200);
+/** The window's workspace folders now: what a restore writes inside (never the folders a stored checkpoint names). */
+const CurrentRootsSchema = z.array(FilePathSchema.refine(root => path.isAbsolute(root), 'a workspace folder must be an absolute path')).max(100);
 const RestoreOptionsSchema = z.object({
     files: z.array(FilePathSchema).max(100_000).optional(), overwrite: z.array(FilePathSchema).max(100_000), skip: z.array(FilePathSchema).max(100_000),
-    dirty: z.array(FilePathSchema).max(100_000).optional()
+    dirty: z.array(FilePathSchema).max(100_000).optional(), roots: CurrentRootsSchema
 }).strict();
 @injectable()
 export class AcpChatBackendImpl implements AcpChatBackend {
@@ -437,12 +439,17 @@ export class AcpChatBackendImpl implements AcpChatBackend {
         return this.checkpoints.content(z.string().parse(chatSessionId), TurnIdSchema.parse(turnId), FilePathSchema.parse(filePath), z.enum(['before', 'after']).parse(side));
     }
 
-    async restoreTurn(chatSessionId: string, turnId: string, options: { files?: string[]; overwrite: string[]; skip: string[]; dirty?: string[] }): Promise<AcpRestoreResult> {
-        return this.checkpoints.restore(z.string().parse(chatSessionId), TurnIdSchema.parse(turnId), RestoreOptionsSchema.parse(options));
+    async restoreTurn(
+        chatSessionId: string, turnId: string, options: { files?: string[]; overwrite: string[]; skip: string[]; dirty?: string[]; roots: string[] }
+    ): Promise<AcpRestoreResult> {
+        const parsed = RestoreOptionsSchema.parse(options);
+        // Judged with links resolved, as every other path of the chat.
+        return this.checkpoints.restore(z.string().parse(chatSessionId), TurnIdSchema.parse(turnId), { ...parsed, roots: await realRoots(parsed.roots) });
     }
 
-    async reapplyTurnFile(chatSessionId: string, turnId: string, filePath: string, force: boolean): Promise<AcpRestoreResult> {
-        return this.checkpoints.reapply(z.string().parse(chatSessionId), TurnIdSchema.parse(turnId), FilePathSchema.parse(filePath), z.boolean().parse(force));
+    async reapplyTurnFile(chatSessionId: string, turnId: string, filePath: string, force: boolean, roots: string[]): Promise<AcpRestoreResult> {
+        return this.checkpoints.reapply(z.string().parse(chatSessionId), TurnIdSchema.parse(turnId), FilePathSchema.parse(filePath), z.boolean().parse(force),
+            await realRoots(CurrentRootsSchema.parse(roots)));
     }
 
     async cancel(chatSessionId: string): Promise<void> {

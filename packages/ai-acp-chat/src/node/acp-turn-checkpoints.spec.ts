@@ -70,7 +70,7 @@ describe('AcpTurnCheckpoints', () => {
     it('restores two files to before the turn, byte for byte, and again after a backend restart', async () => {
         await turn(checkpointsInstance(), 't1', { 'a.txt': 'a after\n', 'b.txt': 'b after\n', 'new.txt': 'new\n' });
         const restarted = checkpointsInstance();
-        const result = await restarted.restore('chat-1', 't1', { overwrite: [], skip: [] });
+        const result = await restarted.restore('chat-1', 't1', { overwrite: [], skip: [], roots: [root] });
         expect(result).to.deep.equal({ kind: 'restored', restored: [file('a.txt'), file('b.txt'), file('new.txt')], failed: [] });
         expect([read('a.txt'), read('b.txt'), read('new.txt'), read('keep.txt')]).to.deep.equal(['a before\n', 'b before\r\n', undefined, 'untouched\n']);
         expect((await restarted.checkpoint('chat-1', 't1'))?.changes.every(change => change.restoredAt !== undefined)).to.equal(true);
@@ -80,7 +80,7 @@ describe('AcpTurnCheckpoints', () => {
         const checkpoints = checkpointsInstance();
         await turn(checkpoints, 't1', { 'a.txt': 'a one\n' });
         await turn(checkpoints, 't2', { 'a.txt': 'a two\n', 'b.txt': 'b two\n' });
-        await checkpoints.restore('chat-1', 't1', { overwrite: [], skip: [] });
+        await checkpoints.restore('chat-1', 't1', { overwrite: [], skip: [], roots: [root] });
         expect([read('a.txt'), read('b.txt')]).to.deep.equal(['a before\n', 'b before\r\n']);
     });
 
@@ -88,17 +88,17 @@ describe('AcpTurnCheckpoints', () => {
         const checkpoints = checkpointsInstance();
         await turn(checkpoints, 't1', { 'a.txt': 'a after\n', 'b.txt': 'b after\n' });
         write('b.txt', 'the user\'s own edit\n');
-        expect(await checkpoints.restore('chat-1', 't1', { overwrite: [], skip: [] })).to.deep.equal({ kind: 'changed-since', files: [file('b.txt')] });
+        expect(await checkpoints.restore('chat-1', 't1', { overwrite: [], skip: [], roots: [root] })).to.deep.equal({ kind: 'changed-since', files: [file('b.txt')] });
         expect([read('a.txt'), read('b.txt')]).to.deep.equal(['a after\n', 'the user\'s own edit\n']);
         // Unsaved edits in the window count as a change too.
-        expect(await checkpoints.restore('chat-1', 't1', { overwrite: [], skip: [], dirty: [file('a.txt')] }))
+        expect(await checkpoints.restore('chat-1', 't1', { overwrite: [], skip: [], dirty: [file('a.txt')], roots: [root] }))
             .to.deep.equal({ kind: 'changed-since', files: [file('a.txt'), file('b.txt')] });
 
-        expect(await checkpoints.restore('chat-1', 't1', { overwrite: [], skip: [file('b.txt')] }))
+        expect(await checkpoints.restore('chat-1', 't1', { overwrite: [], skip: [file('b.txt')], roots: [root] }))
             .to.deep.equal({ kind: 'restored', restored: [file('a.txt')], failed: [] });
         expect([read('a.txt'), read('b.txt')]).to.deep.equal(['a before\n', 'the user\'s own edit\n']);
 
-        expect(await checkpoints.restore('chat-1', 't1', { overwrite: [file('b.txt')], skip: [] }))
+        expect(await checkpoints.restore('chat-1', 't1', { overwrite: [file('b.txt')], skip: [], roots: [root] }))
             .to.deep.equal({ kind: 'restored', restored: [file('b.txt')], failed: [] });
         expect(read('b.txt')).to.equal('b before\r\n');
     });
@@ -106,11 +106,11 @@ describe('AcpTurnCheckpoints', () => {
     it('restores one file of a turn, and applies it again as the turn left it', async () => {
         const checkpoints = checkpointsInstance();
         await turn(checkpoints, 't1', { 'a.txt': 'a after\n', 'b.txt': 'b after\n' });
-        await checkpoints.restore('chat-1', 't1', { files: [file('a.txt')], overwrite: [], skip: [] });
+        await checkpoints.restore('chat-1', 't1', { files: [file('a.txt')], overwrite: [], skip: [], roots: [root] });
         expect([read('a.txt'), read('b.txt')]).to.deep.equal(['a before\n', 'b after\n']);
         write('a.txt', 'edited meanwhile\n');
-        expect(await checkpoints.reapply('chat-1', 't1', file('a.txt'), false)).to.deep.equal({ kind: 'changed-since', files: [file('a.txt')] });
-        expect(await checkpoints.reapply('chat-1', 't1', file('a.txt'), true)).to.deep.equal({ kind: 'restored', restored: [file('a.txt')], failed: [] });
+        expect(await checkpoints.reapply('chat-1', 't1', file('a.txt'), false, [root])).to.deep.equal({ kind: 'changed-since', files: [file('a.txt')] });
+        expect(await checkpoints.reapply('chat-1', 't1', file('a.txt'), true, [root])).to.deep.equal({ kind: 'restored', restored: [file('a.txt')], failed: [] });
         expect(read('a.txt')).to.equal('a after\n');
         expect((await checkpoints.checkpoint('chat-1', 't1'))?.changes.find(change => change.path === file('a.txt'))?.restoredAt).to.equal(undefined);
     });
@@ -120,7 +120,7 @@ describe('AcpTurnCheckpoints', () => {
         const [record] = fs.readdirSync(path.join(configDir, 'cli-companion', 'acp-checkpoints', 'chats'));
         fs.writeFileSync(path.join(configDir, 'cli-companion', 'acp-checkpoints', 'chats', record), '[{"turnId": 5}]');
         const restarted = checkpointsInstance();
-        expect(await restarted.restore('chat-1', 't1', { overwrite: [], skip: [] })).to.include({ kind: 'unavailable' });
+        expect(await restarted.restore('chat-1', 't1', { overwrite: [], skip: [], roots: [root] })).to.include({ kind: 'unavailable' });
         expect(logged.join('\n')).to.match(/checkpoints of chat chat-1 .* are unreadable and were set aside/);
         expect(await turn(restarted, 't2', { 'a.txt': 'again\n' })).to.not.equal(undefined);
     });
@@ -130,7 +130,7 @@ describe('AcpTurnCheckpoints', () => {
         await checkpoints.begin('chat-1', 't1', [root]);
         hostile.linkToDevZero(file('a.txt'));
         expect((await checkpoints.end('chat-1', 't1'))?.changes.map(change => [change.relativePath, change.kind])).to.deep.equal([['a.txt', 'deleted']]);
-        expect(await within(1000, 'a restore over a link to /dev/zero', checkpoints.restore('chat-1', 't1', { overwrite: [], skip: [] })))
+        expect(await within(1000, 'a restore over a link to /dev/zero', checkpoints.restore('chat-1', 't1', { overwrite: [], skip: [], roots: [root] })))
             .to.deep.equal({ kind: 'changed-since', files: [file('a.txt')] });
         await expectStillServing(file('keep.txt'));
         expect(fs.readlinkSync(file('a.txt'))).to.equal('/dev/zero');
@@ -140,14 +140,14 @@ describe('AcpTurnCheckpoints', () => {
         const checkpoints = checkpointsInstance();
         await turn(checkpoints, 't1', { 'a.txt': 'a after\n', 'b.txt': 'b after\n' });
         hostile.pipe(file('a.txt'));
-        const restores = Promise.all([1, 2, 3, 4, 5].map(() => checkpoints.restore('chat-1', 't1', { overwrite: [], skip: [] })));
+        const restores = Promise.all([1, 2, 3, 4, 5].map(() => checkpoints.restore('chat-1', 't1', { overwrite: [], skip: [], roots: [root] })));
         expect(await within(1000, 'five restores over a named pipe', restores)).to.deep.equal(Array(5).fill({ kind: 'changed-since', files: [file('a.txt')] }));
         await expectStillServing(file('keep.txt'));
         // Told to overwrite it, the pipe is not written through (nor waited on): the file is named as not restored.
-        const forced = await within(1000, 'a forced restore over a named pipe', checkpoints.restore('chat-1', 't1', { overwrite: [file('a.txt')], skip: [] }));
+        const forced = await within(1000, 'a forced restore over a named pipe', checkpoints.restore('chat-1', 't1', { overwrite: [file('a.txt')], skip: [], roots: [root] }));
         expect(forced.kind === 'restored' && forced.failed.map(failure => failure.path)).to.deep.equal([file('a.txt')]);
         expect(fs.lstatSync(file('a.txt')).isFIFO()).to.equal(true);
-        expect(await within(1000, 'a re-apply over a named pipe', checkpoints.reapply('chat-1', 't1', file('a.txt'), false)))
+        expect(await within(1000, 'a re-apply over a named pipe', checkpoints.reapply('chat-1', 't1', file('a.txt'), false, [root])))
             .to.deep.equal({ kind: 'changed-since', files: [file('a.txt')] });
     });
 
@@ -164,7 +164,7 @@ describe('AcpTurnCheckpoints', () => {
             ['b.txt', 'modified', false, 'it is now a named pipe, which is never read'],
             ['new.txt', 'added', true, undefined]
         ]);
-        expect(await within(1000, 'a restore of a turn with a named pipe', checkpoints.restore('chat-1', 't1', { overwrite: [], skip: [] }))).to.deep.equal({
+        expect(await within(1000, 'a restore of a turn with a named pipe', checkpoints.restore('chat-1', 't1', { overwrite: [], skip: [], roots: [root] }))).to.deep.equal({
             kind: 'restored', restored: [file('a.txt'), file('new.txt')],
             failed: [{ path: file('b.txt'), reason: 'it could not be read (it is now a named pipe, which is never read); not restorable' }]
         });
@@ -191,6 +191,32 @@ describe('AcpTurnCheckpoints', () => {
         expect((await checkpoints.checkpoint('chat-1', 't1'))?.error).to.equal(checkpoint?.error);
     });
 
+    it('judges a restore by the chat\'s folders now, not by those its stored record names: a tampered record cannot widen where it writes', async () => {
+        await turn(checkpointsInstance(), 't1', { 'a.txt': 'a after\n' });
+        const outside = path.join(base, 'outside');
+        fs.mkdirSync(outside);
+        fs.writeFileSync(path.join(outside, 'a.txt'), 'a after\n');
+        // The record (a file of ours on disk) now names a wider folder and a file out of the workspace.
+        const chats = path.join(configDir, 'cli-companion', 'acp-checkpoints', 'chats');
+        const record = path.join(chats, fs.readdirSync(chats).find(name => name.endsWith('.json'))!);
+        const [stored] = JSON.parse(fs.readFileSync(record, 'utf8'));
+        stored.roots = [base];
+        stored.changes.push({ ...stored.changes[0], path: path.join(outside, 'a.txt'), relativePath: '../outside/a.txt' });
+        fs.writeFileSync(record, JSON.stringify([stored]));
+        const restarted = checkpointsInstance();
+        const result = await restarted.restore('chat-1', 't1', { overwrite: [], skip: [], roots: [root] });
+        expect(result.kind === 'restored' && result.restored).to.deep.equal([file('a.txt')]);
+        expect(result.kind === 'restored' && result.failed.map(failure => [failure.path, failure.reason])).to.deep.equal([
+            [
+                path.join(outside, 'a.txt'),
+                `it no longer lies inside the workspace folders (${path.join(outside, 'a.txt')} is in a folder that is outside the workspace folders (${root}))`
+            ]
+        ]);
+        expect(fs.readFileSync(path.join(outside, 'a.txt'), 'utf8')).to.equal('a after\n');
+        expect(await restarted.reapply('chat-1', 't1', path.join(outside, 'a.txt'), true, [root])).to.deep.include({ restored: [] });
+        expect(fs.readFileSync(path.join(outside, 'a.txt'), 'utf8')).to.equal('a after\n');
+    });
+
     it('refuses to restore through a folder swapped for a link out of the workspace', async () => {
         fs.mkdirSync(path.join(root, 'docs'));
         write('docs/notes.md', 'notes before\n');
@@ -201,7 +227,7 @@ describe('AcpTurnCheckpoints', () => {
         fs.writeFileSync(path.join(outside, 'notes.md'), 'notes after\n');
         fs.rmSync(path.join(root, 'docs'), { recursive: true });
         fs.symlinkSync(outside, path.join(root, 'docs'));
-        const result = await checkpoints.restore('chat-1', 't1', { overwrite: [], skip: [] });
+        const result = await checkpoints.restore('chat-1', 't1', { overwrite: [], skip: [], roots: [root] });
         expect(result.kind === 'restored' && result.failed[0]?.reason).to.match(/no longer lies inside the workspace folders/);
         expect(fs.readFileSync(path.join(outside, 'notes.md'), 'utf8')).to.equal('notes after\n');
     });

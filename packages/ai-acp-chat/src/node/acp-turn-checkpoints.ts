@@ -166,9 +166,10 @@ export class AcpTurnCheckpoints {
      * chat changed (all of them, or those in `files`). A file that no longer holds what the last of those
      * turns left there was changed since (by the user, say): unless the caller says to overwrite or skip
      * it, nothing is written and the files are named. So are the files the window has unsaved edits in (`dirty`).
+     * Files are written only inside `roots`, the chat's workspace folders now (realpaths), never the record's.
      */
     async restore(
-        chatSessionId: string, turnId: string, options: { files?: readonly string[]; overwrite: readonly string[]; skip: readonly string[]; dirty?: readonly string[] }
+        chatSessionId: string, turnId: string, options: { files?: readonly string[]; overwrite: readonly string[]; skip: readonly string[]; dirty?: readonly string[]; roots: readonly string[] }
     ): Promise<AcpRestoreResult> {
         const turns = await this.turnsOf(chatSessionId);
         const from = turns.findIndex(turn => turn.turnId === turnId);
@@ -186,7 +187,7 @@ export class AcpTurnCheckpoints {
                 const known = plan.get(change.path);
                 plan.set(change.path, known
                     ? { ...known, last: change, touched: [...known.touched, change] }
-                    : { first: change, last: change, roots: turn.roots, touched: [change] });
+                    : { first: change, last: change, roots: [...options.roots], touched: [change] });
             }
         }
         const { blobs } = await this.open();
@@ -230,8 +231,8 @@ export class AcpTurnCheckpoints {
         return { kind: 'restored', restored, failed };
     }
 
-    /** Writes a restored file again as the turn left it, if it still holds what it held before the turn (or `force`). */
-    async reapply(chatSessionId: string, turnId: string, file: string, force: boolean): Promise<AcpRestoreResult> {
+    /** Writes a restored file again as the turn left it, if it still holds what it held before the turn (or `force`); only inside `roots` (the chat's folders now). */
+    async reapply(chatSessionId: string, turnId: string, file: string, force: boolean, roots: readonly string[]): Promise<AcpRestoreResult> {
         const turns = await this.turnsOf(chatSessionId);
         const turn = turns.find(candidate => candidate.turnId === turnId);
         const change = turn?.changes.find(candidate => candidate.path === file);
@@ -241,7 +242,7 @@ export class AcpTurnCheckpoints {
         const { blobs } = await this.open();
         const result = await restoreSnapshotFile({
             file, target: change.kind === 'deleted' ? undefined : { sha: change.after!, mode: change.mode }, expected: change.before, force
-        }, blobs, turn.roots);
+        }, blobs, roots);
         if (result.kind === 'changed-since') {
             return { kind: 'changed-since', files: [file] };
         }

@@ -69,9 +69,11 @@ export async function readFileWithinRoots(file: string, roots: readonly string[]
     switch (read.kind) {
         case 'absent': return undefined;
         case 'content': return read.content;
-        case 'unreadable': throw read.cause === 'outside' || read.cause === 'link'
-            ? new OutsideRootsError(`${file} ${read.reason}; refused`)
-            : new Error(`${file} ${read.reason}`);
+        case 'unreadable':
+            if (read.cause === 'too-large') {
+                throw new Error(`${file} holds more than the ${maxBytes} an agent may read at once`);
+            }
+            throw read.cause === 'outside' || read.cause === 'link' ? new OutsideRootsError(`${file} ${read.reason}; refused`) : new Error(`${file} ${read.reason}`);
     }
 }
 

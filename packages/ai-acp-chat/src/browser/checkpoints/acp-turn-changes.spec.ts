@@ -7,6 +7,7 @@ import { ChatAgentLocation, CommandChatResponseContent, MarkdownChatResponseCont
 import { MessageService } from '@theia/core/lib/common/message-service';
 import { OpenerService } from '@theia/core/lib/browser/opener-service';
 import { EditorManager } from '@theia/editor/lib/browser/editor-manager';
+import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
 import URI from '@theia/core/lib/common/uri';
 import { AcpChatBackend, AcpRestoreResult, AcpTurnCheckpoint, AcpTurnFileChange } from '../../common/acp-chat-protocol';
 import { AcpTurnChangeElement } from './acp-turn-change-element';
@@ -53,6 +54,9 @@ describe('AcpTurnChanges', () => {
             info: async () => undefined
         } as unknown as MessageService);
         container.bind(OpenerService).toConstantValue({} as OpenerService);
+        container.bind(WorkspaceService).toConstantValue({
+            roots: Promise.resolve([{ resource: new URI('file:///w') }, { resource: new URI('untitled:/x') }])
+        } as unknown as WorkspaceService);
         container.bind(EditorManager).toConstantValue({
             get all(): unknown[] {
                 return dirtyEditors.map(editor => ({
@@ -116,9 +120,10 @@ describe('AcpTurnChanges', () => {
         answer = 'Restore Only the Others';
         recorded = { ...recorded, changes: [change('a.txt', 1), change('b.txt')] };
         await turnChanges.restore({ chatSessionId: request.session.id, turnId: request.id });
+        // Both ask with the window's folders now (the backend writes nowhere else).
         expect(restoreCalls.map(call => call.options)).to.deep.equal([
-            { files: undefined, overwrite: [], skip: [], dirty: ['/w/b.txt'] },
-            { files: undefined, overwrite: [], skip: ['/w/b.txt'], dirty: ['/w/b.txt'] }
+            { files: undefined, overwrite: [], skip: [], dirty: ['/w/b.txt'], roots: ['/w'] },
+            { files: undefined, overwrite: [], skip: ['/w/b.txt'], dirty: ['/w/b.txt'], roots: ['/w'] }
         ]);
         expect(warnings[0]).to.contain('b.txt').and.not.contain('a.txt');
         expect(elements().map(element => element.state)).to.deep.equal(['pending', 'applied']);

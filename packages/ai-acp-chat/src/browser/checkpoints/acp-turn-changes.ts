@@ -8,6 +8,7 @@ import { open, OpenerService } from '@theia/core/lib/browser/opener-service';
 import { Saveable } from '@theia/core/lib/browser/saveable';
 import { DiffUris } from '@theia/core/lib/browser/diff-uris';
 import { EditorManager } from '@theia/editor/lib/browser/editor-manager';
+import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
 import { AcpChatBackend, AcpRestoreResult, AcpTurnCheckpoint, AcpTurnFileChange } from '../../common/acp-chat-protocol';
 import { AcpTurnChangeElement, TurnChangeActions, TurnRef, UNREADABLE_NOTE } from './acp-turn-change-element';
 import { checkpointUri } from './checkpoint-resource-resolver';
@@ -34,6 +35,7 @@ export class AcpTurnChanges implements TurnChangeActions {
     @inject(MessageService) protected readonly messages: MessageService;
     @inject(OpenerService) protected readonly openers: OpenerService;
     @inject(EditorManager) protected readonly editors: EditorManager;
+    @inject(WorkspaceService) protected readonly workspace: WorkspaceService;
 
     /** The elements the window's chats show, by chat. */
     protected readonly live = new Map<string, Set<AcpTurnChangeElement>>();
@@ -104,7 +106,9 @@ export class AcpTurnChanges implements TurnChangeActions {
 
     async restore(at: TurnRef, files?: string[]): Promise<void> {
         const dirty = this.editors.all.filter(widget => Saveable.get(widget)?.dirty && widget.editor.uri.scheme === 'file').map(widget => widget.editor.uri.path.fsPath());
-        let result = await this.backend.restoreTurn(at.chatSessionId, at.turnId, { files, overwrite: [], skip: [], dirty });
+        // The window's folders now: a restore writes nowhere else, whatever the stored checkpoint says.
+        const roots = await this.currentRoots();
+        let result = await this.backend.restoreTurn(at.chatSessionId, at.turnId, { files, overwrite: [], skip: [], dirty, roots });
         if (result.kind === 'changed-since') {
             const changed = result.files;
             const overwrite = nls.localize('theia-cli-companion/acp-chat/overwrite', 'Overwrite Them');
@@ -116,14 +120,15 @@ export class AcpTurnChanges implements TurnChangeActions {
                 return;
             }
             result = await this.backend.restoreTurn(at.chatSessionId, at.turnId, {
-                files, overwrite: choice === overwrite ? [...changed] : [], skip: choice === others ? [...changed] : [], dirty
+                files, overwrite: choice === overwrite ? [...changed] : [], skip: choice === others ? [...changed] : [], dirty, roots
             });
         }
         await this.report(result, at);
     }
 
     async reapply(at: TurnRef, file: string): Promise<void> {
-        let result = await this.backend.reapplyTurnFile(at.chatSessionId, at.turnId, file, false);
+        const roots = await this.currentRoots();
+        let result = await this.backend.reapplyTurnFile(at.chatSessionId, at.turnId, file, false, roots);
         if (result.kind === 'changed-since') {
             const overwrite = nls.localize('theia-cli-companion/acp-chat/overwriteOne', 'Overwrite');
             const choice = await this.messages.warn(nls.localize('theia-cli-companion/acp-chat/changedSinceRestore',
@@ -131,9 +136,14 @@ export class AcpTurnChanges implements TurnChangeActions {
             if (choice !== overwrite) {
                 return;
             }
-            result = await this.backend.reapplyTurnFile(at.chatSessionId, at.turnId, file, true);
+            result = await this.backend.reapplyTurnFile(at.chatSessionId, at.turnId, file, true, roots);
         }
         await this.report(result, at);
+    }
+
+    /** The window's workspace folders now (file paths). */
+    protected async currentRoots(): Promise<string[]> {
+        return (await this.workspace.roots).filter(root => root.resource.scheme === 'file').map(root => root.resource.path.fsPath());
     }
 
     protected async report(result: AcpRestoreResult, at: TurnRef): Promise<void> {

@@ -71,6 +71,20 @@ export default tseslint.config(
     { files: ['packages/*/src/common/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': restrictedImports(...NO_BROWSER, ...NO_NODE) } },
     { files: ['packages/*/src/browser/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': restrictedImports(...NO_NODE) } },
     { files: ['packages/*/src/node/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': restrictedImports(...NO_BROWSER) } },
+    // Theia's chat opens every link of a markdown part (command: included): what an ACP agent shapes is rendered by agentMarkdownHtml.
+    {
+        files: ['packages/ai-acp-chat/src/browser/**/*.{ts,tsx}'],
+        ignores: ['packages/ai-acp-chat/src/browser/agent-markdown/**', ...TESTS.map(glob => `packages/ai-acp-chat/src/${glob}`)],
+        rules: {
+            'no-restricted-syntax': ['error', {
+                selector: 'NewExpression[callee.name="MarkdownChatResponseContentImpl"]',
+                message: 'A markdown part of the ACP chat is an AgentMarkdownContent: its links go only to the web and into the workspace folders.'
+            }, {
+                selector: 'NewExpression[callee.name="QuestionResponseContentImpl"]:not([arguments.0.callee.name="agentMarkdownHtml"])',
+                message: 'A question of the ACP chat is rendered as markdown with its links: pass its text through agentMarkdownHtml.'
+            }]
+        }
+    },
     // Tests may also use the repository's dev dependencies (mocha, chai, fast-check) from the root package.json.
     ...[...PACKAGES.map(name => `packages/${name}`), 'test'].map(dir => ({
         files: dir === 'test' ? ['test/src/**'] : TESTS.map(glob => `${dir}/src/${glob}`),

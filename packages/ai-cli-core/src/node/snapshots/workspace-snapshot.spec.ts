@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { HostileFiles, within } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
 import { BlobStore } from './blob-store';
 import { DEFAULT_SNAPSHOT_LIMITS, compareSnapshots, takeSnapshot } from './workspace-snapshot';
 
@@ -45,6 +46,28 @@ describe('workspace snapshots', () => {
         expect(changes[2].path).to.equal(path.join(folder, 'src', 'b.ts'));
         expect(before.files.get('image.bin')!.binary).to.equal(true);
         expect(fs.statSync(path.join(root, 'blobs')).mode & 0o777).to.equal(0o700);
+    });
+
+    it('lists a recorded file that became a named pipe as changed and not restorable, unread; a new pipe is no file', async () => {
+        const hostile = new HostileFiles();
+        try {
+            const before = await takeSnapshot(folder, blobs, DEFAULT_SNAPSHOT_LIMITS);
+            hostile.pipe(path.join(folder, 'a.txt'));
+            hostile.pipe(path.join(folder, 'fresh.pipe'));
+            fs.writeFileSync(path.join(folder, 'new.txt'), 'new\n');
+            const after = await within(1000, 'a snapshot with named pipes', takeSnapshot(folder, blobs, DEFAULT_SNAPSHOT_LIMITS, before));
+            expect(compareSnapshots(before, after).map(change => [change.relativePath, change.kind, change.reviewable, change.unreadable])).to.deep.equal([
+                ['a.txt', 'modified', false, 'it is now a named pipe, which is never read'], ['new.txt', 'added', true, undefined]
+            ]);
+            fs.rmSync(path.join(folder, 'a.txt'));
+            fs.writeFileSync(path.join(folder, 'a.txt'), 'A again\n');
+            const later = await takeSnapshot(folder, blobs, DEFAULT_SNAPSHOT_LIMITS, after);
+            expect(compareSnapshots(after, later).map(change => [change.relativePath, change.kind, change.unreadable])).to.deep.equal([
+                ['a.txt', 'modified', 'it could not be read at the earlier snapshot (it is now a named pipe, which is never read)']
+            ]);
+        } finally {
+            hostile.release();
+        }
     });
 
     it('sees a same-size rewrite within the same second (no stale reuse of the earlier hash)', async () => {

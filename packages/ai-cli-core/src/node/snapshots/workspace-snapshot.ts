@@ -11,6 +11,8 @@ export interface SnapshotEntry {
     /** The content's blob; absent for files over the size limit (listed as changed, not reviewable). */
     sha?: string;
     binary?: boolean;
+    /** Why it could not be read (a named pipe where a file was, a file that may not be read): listed as changed, not restorable. */
+    unreadable?: string;
 }
 
 /** The regular files under a folder when a task started or ended, by path relative to it (`/`-separated), read one by one. */
@@ -59,14 +61,16 @@ export async function takeSnapshot(root: string, blobs: BlobStore, limits: Snaps
             const full = path.join(dir, entry.name);
             if (entry.isDirectory() && !excluded.has(entry.name)) {
                 await walk(full);
-            } else if (entry.isFile()) {
+            } else if (entry.isFile() || (!entry.isDirectory() && !entry.isSymbolicLink())) {
                 if (found.length >= limits.maxFiles) {
                     truncated = true;
                     return;
                 }
+                const relative = path.relative(root, full).split(path.sep).join('/');
                 const stat = await fs.promises.lstat(full).catch(() => undefined);
-                if (stat?.isFile()) {
-                    found.push({ relative: path.relative(root, full).split(path.sep).join('/'), stat });
+                // A pipe, socket or device is never read; it is listed only where a file was (a new pipe is no file).
+                if (stat?.isFile() || (stat && !stat.isDirectory() && !stat.isSymbolicLink() && previous?.files.has(relative))) {
+                    found.push({ relative, stat });
                 }
             }
         }
@@ -88,7 +92,10 @@ async function snapshotEntry(
     file: string, stat: fs.Stats, blobs: BlobStore, limits: SnapshotLimits, known: SnapshotEntry | undefined, knownAt: number | undefined
 ): Promise<SnapshotEntry | undefined> {
     const base = { size: stat.size, mtimeMs: stat.mtimeMs, mode: stat.mode & 0o7777 };
-    if (known && knownAt !== undefined && known.size === stat.size && known.mtimeMs === stat.mtimeMs && stat.mtimeMs < knownAt - RACY_MARGIN_MS
+    if (!stat.isFile()) {
+        return { ...base, unreadable: `it is now ${stat.isFIFO() ? 'a named pipe' : stat.isSocket() ? 'a socket' : 'a device'}, which is never read` };
+    }
+    if (known && !known.unreadable && knownAt !== undefined && known.size === stat.size && known.mtimeMs === stat.mtimeMs && stat.mtimeMs < knownAt - RACY_MARGIN_MS
         && (!known.sha || await blobs.has(known.sha))) {
         return { ...base, sha: known.sha, binary: known.binary };
     }
@@ -99,6 +106,9 @@ async function snapshotEntry(
     const read = await readFileBounded(file, { maxBytes: limits.maxFileBytes });
     if (read.kind === 'unreadable' && read.cause === 'too-large') {
         return base;
+    }
+    if (read.kind === 'unreadable' && read.cause === 'error') {
+        return { ...base, unreadable: `it ${read.reason}` };
     }
     if (read.kind !== 'content') {
         return undefined;
@@ -117,7 +127,14 @@ export function compareSnapshots(before: FileTreeSnapshot, after: FileTreeSnapsh
         const absolute = path.join(before.root, ...relative.split('/'));
         const reviewable = (!was || !!was.sha) && (!now || !!now.sha);
         const binary = !!(was?.binary || now?.binary);
-        if (!was && now) {
+        if (was?.unreadable || now?.unreadable) {
+            // Neither side is kept: listed as changed, not restorable (unless it could not be read at both ends alike).
+            if (was?.unreadable !== now?.unreadable) {
+                const kind = !was ? 'added' : !now ? 'deleted' : 'modified';
+                const unreadable = now?.unreadable ?? `it could not be read at the earlier snapshot (${was!.unreadable})`;
+                changes.push({ path: absolute, relativePath: relative, kind, reviewable: false, binary: false, unreadable });
+            }
+        } else if (!was && now) {
             changes.push({ path: absolute, relativePath: relative, kind: 'added', after: now.sha, reviewable, binary });
         } else if (was && !now) {
             changes.push({ path: absolute, relativePath: relative, kind: 'deleted', before: was.sha, mode: was.mode, reviewable, binary });

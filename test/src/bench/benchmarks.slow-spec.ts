@@ -19,7 +19,7 @@ describe('Benchmarks (smoke: few repetitions, no assertion on time)', function (
         expect(ids).to.deep.equal([
             'server-throughput', 'server-request-latency', 'fan-out-1', 'fan-out-10', 'fan-out-50', 'context-client-share',
             'windows-1', 'windows-10', 'windows-30', 'acp-tool-output-time', 'acp-tool-output-memory',
-            'snapshot-generated-first', 'snapshot-generated-next', 'snapshot-real-first', 'snapshot-real-next',
+            'snapshot-generated-first', 'snapshot-generated-next', 'snapshot-real-first', 'snapshot-real-next', 'checkpoint-storage-size', 'checkpoint-storage-turn',
             'context-latency', ...(inContainer ? ['context-latency-loopback'] : []),
             'diff-latency-1k', 'diff-latency-100k', 'diff-latency-1m', 'diff-latency-10m', 'typing-cost', 'acp-turn-fake', 'acp-turn-gemini',
             'startup-backend', 'startup-frontend', 'startup-ide-companion-backend', 'startup-ide-companion-frontend', 'startup-acp-chat-backend',
@@ -35,6 +35,7 @@ describe('Benchmarks (smoke: few repetitions, no assertion on time)', function (
         }
         const windows = run.figures.find(figure => figure.id === 'windows-30')!;
         expect(windows.notes).to.include({ 'discovery files': 60, ports: 30 });
+        expect(run.figures.find(figure => figure.id === 'checkpoint-storage-size')!.goalMet, 'the checkpoint store stayed under its cap').to.equal(true);
         const typing = run.figures.find(figure => figure.id === 'typing-cost')!;
         expect(typing.notes!['editor events handled'], 'the companion saw the keystrokes').to.be.greaterThan(0);
         for (const id of ['snapshot-generated-next', 'snapshot-real-next']) {

@@ -12,6 +12,7 @@ import { benchContextLatency } from './context-latency-benchmarks';
 import { stampRpcFrames } from './page-rpc-marks';
 import { benchFanOut, benchIdeClientShare, benchThroughput, benchWindows } from './server-benchmarks';
 import { benchSnapshots } from './snapshot-benchmarks';
+import { benchCheckpointStorage } from './checkpoint-storage-benchmarks';
 import { benchAcpTurn, echoingGeminiApi, fakeAgentSetting, fakeBenchAgent, geminiBenchAgent } from './acp-turn-benchmarks';
 import { prepareGeminiAcp } from '../gemini-acp-setup';
 import { benchAcpToolOutput } from './acp-tool-output-benchmarks';
@@ -106,6 +107,8 @@ export async function runBenchmarks(quick: boolean, log: (line: string) => void 
         if (sections.includes('snapshots')) {
             log('snapshots…');
             figures.push(...await benchSnapshots({ quick, scratch: path.join(sandbox.root, 'snapshot-bench') }));
+            log('checkpoint storage…');
+            figures.push(...await benchCheckpointStorage({ quick, scratch: path.join(sandbox.root, 'checkpoint-storage-bench') }));
         }
         if (sections.includes('browser')) {
             figures.push(...await runBrowserBenchmarks({ quick, sandbox, workspace }, log));

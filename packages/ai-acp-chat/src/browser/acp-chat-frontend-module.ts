@@ -18,6 +18,7 @@ import { SelectionVariableContribution } from './prompt/selection-variable-contr
 import { ChatContentDeserializerContribution } from '@theia/ai-chat';
 import { ChangeSetElementDeserializerContribution } from '@theia/ai-chat/lib/common/change-set-element-deserializer';
 import { AcpTurnChanges } from './checkpoints/acp-turn-changes';
+import { CheckpointRetentionContribution } from './checkpoints/checkpoint-retention-contribution';
 import { AcpTurnChangeDeserializer } from './checkpoints/acp-turn-change-deserializer';
 import { CheckpointResourceResolver } from './checkpoints/checkpoint-resource-resolver';
 import { RestoreTurnButtonDeserializer } from './checkpoints/restore-turn-button-deserializer';
@@ -49,6 +50,8 @@ export default new ContainerModule(bind => {
     bind(AcpChatCommandContribution).toSelf().inSingletonScope();
     bind(CommandContribution).toService(AcpChatCommandContribution);
     bind(AcpTurnChanges).toSelf().inSingletonScope();
+    bind(CheckpointRetentionContribution).toSelf().inSingletonScope();
+    bind(FrontendApplicationContribution).toService(CheckpointRetentionContribution);
     bind(CheckpointResourceResolver).toSelf().inSingletonScope();
     bind(ResourceResolver).toService(CheckpointResourceResolver);
     bind(AcpTurnChangeDeserializer).toSelf().inSingletonScope();

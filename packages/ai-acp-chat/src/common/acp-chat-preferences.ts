@@ -5,6 +5,7 @@ import { createPreferenceProxy, PreferenceProxy } from '@theia/core/lib/common/p
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-scope';
 import { ACP_REGISTRY_URL } from '@theia-cli-companion/acp-client/lib/common';
+import { CHECKPOINT_MAX_STORAGE_PREF, CHECKPOINT_RETENTION_BOUNDS, CHECKPOINT_TURNS_PER_CHAT_PREF, DEFAULT_CHECKPOINT_RETENTION } from './checkpoint-retention';
 
 export const ACP_AGENTS_PREF = 'aiCliCompanion.acp.agents';
 export const ACP_BUILT_IN_AGENTS_PREF = 'aiCliCompanion.acp.builtInAgents';
@@ -70,6 +71,24 @@ export const acpChatPreferenceSchema: PreferenceSchema = {
             default: false,
             description: nls.localize('theia-cli-companion/acp-chat/followAgentPref',
                 'Follow the agent: show the file and line the agent of the chat in view reads or edits, without taking the focus from where you type.')
+        },
+        [CHECKPOINT_TURNS_PER_CHAT_PREF]: {
+            type: 'integer',
+            // How much of the user's history is kept is theirs alone: a repository must not be able to wipe it or fill the disk.
+            scope: PreferenceScope.User,
+            default: DEFAULT_CHECKPOINT_RETENTION.turnsPerChat,
+            ...CHECKPOINT_RETENTION_BOUNDS.turnsPerChat,
+            description: nls.localize('theia-cli-companion/acp-chat/checkpointTurnsPerChat',
+                'How many of a chat\'s latest turns keep their checkpoint (what they changed, for Restore); older turns\' checkpoints are removed. User settings only.')
+        },
+        [CHECKPOINT_MAX_STORAGE_PREF]: {
+            type: 'integer',
+            scope: PreferenceScope.User,
+            default: DEFAULT_CHECKPOINT_RETENTION.maxStorageMegabytes,
+            ...CHECKPOINT_RETENTION_BOUNDS.maxStorageMegabytes,
+            description: nls.localize('theia-cli-companion/acp-chat/checkpointMaxStorage',
+                // eslint-disable-next-line @stylistic/max-len -- an nls default text is one string literal
+                'The most disk space (MiB) the chat turns\' checkpoints take, every chat of every workspace together: beyond it, the oldest turns of the chats used least recently lose their checkpoint first. User settings only.')
         }
     }
 };
@@ -80,6 +99,8 @@ export interface AcpChatConfiguration {
     [ACP_SHARE_MCP_SERVERS_PREF]: Record<string, unknown>;
     [ACP_FOLLOW_AGENT_PREF]: boolean;
     [ACP_REGISTRY_URL_PREF]: string;
+    [CHECKPOINT_TURNS_PER_CHAT_PREF]: number;
+    [CHECKPOINT_MAX_STORAGE_PREF]: number;
 }
 
 export const AcpChatPreferences = Symbol('AcpChatPreferences');

@@ -2,6 +2,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { RpcServer } from '@theia/core/lib/common/messaging/proxy-factory';
 import type { AcpAgentDefinition, ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
 import type { SharedMcpServer } from './theia-mcp-servers';
+import type { CheckpointRetention } from './checkpoint-retention';
 
 export const acpChatServicePath = '/services/ai-acp-chat';
 
@@ -138,6 +139,8 @@ export interface AcpChatBackend extends RpcServer<AcpChatClient> {
     ): Promise<AcpRestoreResult>;
     /** Writes a restored file as the turn left it again, if it holds what it held before the turn (or `force`); only inside `roots` (the window's folders now). */
     reapplyTurnFile(chatSessionId: string, turnId: string, filePath: string, force: boolean, roots: string[]): Promise<AcpRestoreResult>;
+    /** The user's checkpoint retention (checked here): how many turns per chat, and how much space, the checkpoint store keeps. */
+    setCheckpointRetention(retention: CheckpointRetention): Promise<void>;
 }
 
 export const AcpChatClient = Symbol('AcpChatClient');

@@ -9,6 +9,7 @@ import { AcpLogger, boundToolCall, boundUpdate, toolOutputText } from '@theia-cl
 import { checkInsideRoots, describeRefusal, OutsideRootsError, readFileWithinRoots, writeFileWithinRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { IDE_MCP_SERVER_NAME, mcpServersForAgent, SharedMcpServer } from '../common/theia-mcp-servers';
 import { sliceLines } from '../common/slice-lines';
+import { CheckpointRetention, CheckpointRetentionSchema } from '../common/checkpoint-retention';
 import { AcpTerminalHost } from './acp-terminal-host';
 import { AcpTurnCheckpoints } from './acp-turn-checkpoints';
 import { agentLaunchEnvironment } from './agent-launch-environment';
@@ -450,6 +451,14 @@ export class AcpChatBackendImpl implements AcpChatBackend {
     async reapplyTurnFile(chatSessionId: string, turnId: string, filePath: string, force: boolean, roots: string[]): Promise<AcpRestoreResult> {
         return this.checkpoints.reapply(z.string().parse(chatSessionId), TurnIdSchema.parse(turnId), FilePathSchema.parse(filePath), z.boolean().parse(force),
             await realRoots(CurrentRootsSchema.parse(roots)));
+    }
+
+    async setCheckpointRetention(retention: CheckpointRetention): Promise<void> {
+        const parsed = CheckpointRetentionSchema.safeParse(retention);
+        if (!parsed.success) {
+            throw new Error(`Invalid checkpoint retention: ${formatZodIssues(parsed.error, 'retention')}`);
+        }
+        this.checkpoints.setRetention(parsed.data);
     }
 
     async cancel(chatSessionId: string): Promise<void> {

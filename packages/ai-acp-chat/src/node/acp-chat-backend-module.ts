@@ -5,6 +5,7 @@ import { AcpChatBackend, AcpChatClient, acpChatServicePath } from '../common/acp
 import { AcpChatBackendImpl } from './acp-chat-backend-impl';
 import { AcpTerminalHost } from './acp-terminal-host';
 import { AcpTurnCheckpoints } from './acp-turn-checkpoints';
+import { StorageUsageContribution } from '@theia-cli-companion/ai-cli-core/lib/node';
 import { ConnectionHandler } from '@theia/core/lib/common/messaging/handler';
 import { AcpRegistryBackend, acpRegistryServicePath } from '../common/acp-registry-protocol';
 import { AcpRegistryBackendImpl } from './registry/acp-registry-backend-impl';
@@ -23,6 +24,7 @@ const windowConnectionModule = ConnectionContainerModule.create(({ bind, bindBac
 export default new ContainerModule(bind => {
     // One store for every window: a chat's checkpoints outlive its window (a reload) and the backend (a restart).
     bind(AcpTurnCheckpoints).toSelf().inSingletonScope();
+    bind(StorageUsageContribution).toService(AcpTurnCheckpoints);
     bind(ConnectionContainerModule).toConstantValue(windowConnectionModule);
     // One for every window: installs of an agent run one after another, whichever window asked.
     bind(AcpRegistryBackendImpl).toSelf().inSingletonScope();

@@ -9,10 +9,14 @@ import { EnvVariablesServer } from '@theia/core/lib/common/env-variables';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 import { ensurePrivateDirectory, writePrivateFileAtomic } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import {
-    BlobStore, currentSnapshotContent, restoreSnapshotFile, WorkspaceSnapshot, WorkspaceSnapshotter
+    BlobStore, currentSnapshotContent, diskUsage, restoreSnapshotFile, StorageUsageContribution, StoreGuard, WorkspaceSnapshot, WorkspaceSnapshotter
 } from '@theia-cli-companion/ai-cli-core/lib/node';
-import type { SnapshotFileChange } from '@theia-cli-companion/ai-cli-core/lib/common';
+import type { SnapshotFileChange, StorageUsage } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { AcpRestoreResult, AcpTurnCheckpoint, AcpTurnFileChange } from '../common/acp-chat-protocol';
+import {
+    CHECKPOINT_MAX_STORAGE_PREF, CHECKPOINT_TURNS_PER_CHAT_PREF, CheckpointRetention, DEFAULT_CHECKPOINT_RETENTION
+} from '../common/checkpoint-retention';
+import { CheckpointEviction, planCheckpointEviction } from './checkpoint-eviction';
 
 /** A turn as kept on disk: what it changed, with the blob ids of both sides. */
 interface StoredTurn {
@@ -23,6 +27,15 @@ interface StoredTurn {
     changes: (SnapshotFileChange & { restoredAt?: number })[];
     /** Why (some of) what the turn changed could not be recorded. */
     error?: string;
+}
+
+/** What a restore writes (all the turns' files, or `files`), what it overwrites or skips, and the roots it writes inside. */
+interface RestoreOptions {
+    files?: readonly string[];
+    overwrite: readonly string[];
+    skip: readonly string[];
+    dirty?: readonly string[];
+    roots: readonly string[];
 }
 
 const Sha = z.string().regex(/^[0-9a-f]{64}$/);
@@ -38,8 +51,13 @@ const StoredTurnsSchema = z.array(z.object({
     error: z.string().max(20_000).optional()
 }).strict());
 
-/** Turns kept per chat: the oldest go first. */
-const MAX_TURNS_PER_CHAT = 100;
+/** Why a turn's checkpoint was removed, kept so a restore of it can say so (the newest per chat). */
+const RemovedTurnsSchema = z.array(z.object({
+    turnId: z.string().max(200), at: z.number(), reason: z.enum(['turns', 'size']), limit: z.number()
+}).strict()).max(10_000);
+type RemovedTurn = z.infer<typeof RemovedTurnsSchema>[number];
+const MAX_REMOVED_RECORDS = 1000;
+const MIB = 1024 * 1024;
 
 /**
  * Checkpoints of ACP chat turns: the workspace folders are snapshotted (with the store agent tasks use)
@@ -48,7 +66,7 @@ const MAX_TURNS_PER_CHAT = 100;
  * `<THEIA_CONFIG_DIR>/cli-companion/acp-checkpoints`, so a restore still works after a backend restart.
  */
 @injectable()
-export class AcpTurnCheckpoints {
+export class AcpTurnCheckpoints implements StorageUsageContribution {
 
     @inject(ILogger) @named('ai-acp-chat:AcpTurnCheckpoints') protected readonly logger: ILogger;
     @inject(EnvVariablesServer) protected readonly envVariables: EnvVariablesServer;
@@ -62,6 +80,15 @@ export class AcpTurnCheckpoints {
     protected readonly failures = new Map<string, string>();
     /** Chats' turns by chat id, loaded from disk on first use. */
     protected readonly turns = new Map<string, Promise<StoredTurn[]>>();
+    /** When each chat was last used by this backend (its file's mtime tells for the others). */
+    protected readonly usedAt = new Map<string, number>();
+    /** The user's retention, as the last window sent it (the defaults until then). */
+    protected retention: CheckpointRetention = DEFAULT_CHECKPOINT_RETENTION;
+    /** Collection runs alone; snapshots, comparisons, restores beside each other. */
+    protected readonly guard = new StoreGuard();
+    protected collectionTimer?: ReturnType<typeof setTimeout>;
+    /** A collection follows the turns that ended within this long of each other once. */
+    protected readonly collectionDelayMs = 10_000;
 
     protected open(): Promise<{ dir: string; blobs: BlobStore; snapshots: WorkspaceSnapshotter }> {
         return this.storage ??= (async () => {
@@ -74,7 +101,7 @@ export class AcpTurnCheckpoints {
 
     /** Takes the folders' first snapshot ahead of the first turn, so the turn does not wait for every file to be read. */
     warmUp(roots: readonly string[], include: readonly string[] = []): void {
-        roots.filter(root => !this.warm.has(root)).forEach(root => void this.snapshot(root, include));
+        roots.filter(root => !this.warm.has(root)).forEach(root => void this.guard.shared(() => this.snapshot(root, include)));
     }
 
     protected async snapshot(root: string, include: readonly string[]): Promise<WorkspaceSnapshot | undefined> {
@@ -95,12 +122,21 @@ export class AcpTurnCheckpoints {
 
     /** `include`: ignored files to record anyway (globs, from the user's settings). */
     async begin(chatSessionId: string, turnId: string, roots: readonly string[], include: readonly string[] = []): Promise<void> {
-        const before = await Promise.all(roots.map(root => this.snapshot(root, include)));
-        this.running.set(chatSessionId, { turnId, roots: [...roots], include, before });
+        await this.guard.shared(async () => {
+            const before = await Promise.all(roots.map(root => this.snapshot(root, include)));
+            this.running.set(chatSessionId, { turnId, roots: [...roots], include, before });
+            this.usedAt.set(chatSessionId, Date.now());
+        });
     }
 
     /** The turn ended: what it changed (undefined when nothing), kept for restores. */
     async end(chatSessionId: string, turnId: string): Promise<AcpTurnCheckpoint | undefined> {
+        const ended = await this.guard.shared(() => this.endTurn(chatSessionId, turnId));
+        this.scheduleCollection();
+        return ended;
+    }
+
+    protected async endTurn(chatSessionId: string, turnId: string): Promise<AcpTurnCheckpoint | undefined> {
         const turn = this.running.get(chatSessionId);
         if (turn?.turnId !== turnId) {
             return undefined;
@@ -132,7 +168,9 @@ export class AcpTurnCheckpoints {
         const stored: StoredTurn = { turnId, roots: turn.roots, truncated, changes, ...(errors.length ? { error: errors.join('; ') } : {}) };
         const turns = await this.turnsOf(chatSessionId);
         turns.push(stored);
-        turns.splice(0, Math.max(0, turns.length - MAX_TURNS_PER_CHAT));
+        const removed = turns.splice(0, Math.max(0, turns.length - this.retention.turnsPerChat));
+        const limit = this.retention.turnsPerChat;
+        await this.recordRemoved(await this.fileOf(chatSessionId), removed.map(gone => ({ turnId: gone.turnId, at: Date.now(), reason: 'turns', limit })));
         await this.save(chatSessionId, turns);
         return describe(stored);
     }
@@ -152,6 +190,10 @@ export class AcpTurnCheckpoints {
 
     /** A changed file's text before or after the turn; undefined when it did not exist (or was not kept). */
     async content(chatSessionId: string, turnId: string, file: string, side: 'before' | 'after'): Promise<string | undefined> {
+        return this.guard.shared(() => this.contentOf(chatSessionId, turnId, file, side));
+    }
+
+    protected async contentOf(chatSessionId: string, turnId: string, file: string, side: 'before' | 'after'): Promise<string | undefined> {
         const change = (await this.turnsOf(chatSessionId)).find(turn => turn.turnId === turnId)?.changes.find(candidate => candidate.path === file);
         const sha = change?.[side];
         if (!sha) {
@@ -169,12 +211,19 @@ export class AcpTurnCheckpoints {
      * Files are written only inside `roots`, the chat's workspace folders now (realpaths), never the record's.
      */
     async restore(
-        chatSessionId: string, turnId: string, options: { files?: readonly string[]; overwrite: readonly string[]; skip: readonly string[]; dirty?: readonly string[]; roots: readonly string[] }
+        chatSessionId: string, turnId: string, options: RestoreOptions
+    ): Promise<AcpRestoreResult> {
+        return this.guard.shared(() => this.restoreTurn(chatSessionId, turnId, options));
+    }
+
+    protected async restoreTurn(
+        chatSessionId: string, turnId: string, options: RestoreOptions
     ): Promise<AcpRestoreResult> {
         const turns = await this.turnsOf(chatSessionId);
         const from = turns.findIndex(turn => turn.turnId === turnId);
         if (from < 0) {
-            return { kind: 'unavailable', reason: 'no file this turn changed is recorded (a turn that changed nothing, or one of the oldest)' };
+            const reason = await this.removedReason(chatSessionId, turnId) ?? 'no file this turn changed is recorded (a turn that changed nothing, or one of the oldest)';
+            return { kind: 'unavailable', reason };
         }
         const wanted = options.files && new Set(options.files);
         const overwrite = new Set(options.overwrite);
@@ -233,9 +282,17 @@ export class AcpTurnCheckpoints {
 
     /** Writes a restored file again as the turn left it, if it still holds what it held before the turn (or `force`); only inside `roots` (the chat's folders now). */
     async reapply(chatSessionId: string, turnId: string, file: string, force: boolean, roots: readonly string[]): Promise<AcpRestoreResult> {
+        return this.guard.shared(() => this.reapplyFile(chatSessionId, turnId, file, force, roots));
+    }
+
+    protected async reapplyFile(chatSessionId: string, turnId: string, file: string, force: boolean, roots: readonly string[]): Promise<AcpRestoreResult> {
         const turns = await this.turnsOf(chatSessionId);
         const turn = turns.find(candidate => candidate.turnId === turnId);
         const change = turn?.changes.find(candidate => candidate.path === file);
+        const removed = !turn && await this.removedReason(chatSessionId, turnId);
+        if (removed) {
+            return { kind: 'unavailable', reason: removed };
+        }
         if (!turn || !change || !change.reviewable) {
             return { kind: 'unavailable', reason: 'the turn\'s content of this file was not kept' };
         }
@@ -255,6 +312,7 @@ export class AcpTurnCheckpoints {
     }
 
     protected turnsOf(chatSessionId: string): Promise<StoredTurn[]> {
+        this.usedAt.set(chatSessionId, Date.now());
         let turns = this.turns.get(chatSessionId);
         if (!turns) {
             turns = this.load(chatSessionId);
@@ -287,6 +345,146 @@ export class AcpTurnCheckpoints {
         const { dir } = await this.open();
         return path.join(dir, 'chats', `${crypto.createHash('sha256').update(chatSessionId).digest('hex')}.json`);
     }
+
+    /** The user's retention (validated by the caller); a change is applied by a collection soon after. */
+    setRetention(retention: CheckpointRetention): void {
+        const changed = retention.turnsPerChat !== this.retention.turnsPerChat || retention.maxStorageMegabytes !== this.retention.maxStorageMegabytes;
+        this.retention = retention;
+        if (changed) {
+            this.scheduleCollection();
+        }
+    }
+
+    /** A collection soon: one for the turns that end meanwhile, never beside a snapshot or a restore of this store. */
+    protected scheduleCollection(): void {
+        if (this.collectionTimer) {
+            return;
+        }
+        this.collectionTimer = setTimeout(() => {
+            this.collectionTimer = undefined;
+            this.collect().catch(error => this.logger.warn(`Could not collect the chat checkpoints: ${describeError(error)}`));
+        }, this.collectionDelayMs);
+        this.collectionTimer.unref?.();
+    }
+
+    dispose(): void {
+        clearTimeout(this.collectionTimer);
+        this.collectionTimer = undefined;
+    }
+
+    /**
+     * Keeps the store within the user's retention: each chat keeps its latest `turnsPerChat` turns, and while the
+     * kept turns' contents and records take more than `maxStorageMegabytes`, the oldest turns of the chats used
+     * least recently go (the latest turn of the chat used last always stays). Then every blob no kept turn,
+     * running turn or kept snapshot refers to is removed, and the private git directories are pruned to what
+     * the running turns and each folder's last snapshot need. Runs alone: no snapshot, comparison or restore
+     * of this store runs meanwhile.
+     */
+    async collect(): Promise<CheckpointEviction & { blobsRemoved: number }> {
+        return this.guard.exclusive(async () => {
+            const { dir, blobs, snapshots } = await this.open();
+            const retention = this.retention;
+            const cached = new Map<string, { chatSessionId: string; turns: Promise<StoredTurn[]> }>();
+            for (const [chatSessionId, turns] of this.turns) {
+                cached.set(path.basename(await this.fileOf(chatSessionId)), { chatSessionId, turns });
+            }
+            const chatsDir = path.join(dir, 'chats');
+            const chats: { file: string; turns: StoredTurn[]; usedAt: number }[] = [];
+            for (const name of (await fs.promises.readdir(chatsDir).catch(() => [] as string[])).filter(candidate => /^[0-9a-f]{64}\.json$/.test(candidate))) {
+                const file = path.join(chatsDir, name);
+                const stat = await fs.promises.lstat(file).catch(() => undefined);
+                const known = cached.get(name);
+                const turns = known ? await known.turns : stat?.isFile() ? await readStoredTurns(file) : undefined;
+                if (stat?.isFile() && turns) {
+                    const running = known && this.running.has(known.chatSessionId) ? Date.now() : 0;
+                    chats.push({ file, turns, usedAt: Math.max(stat.mtimeMs, known ? this.usedAt.get(known.chatSessionId) ?? 0 : 0, running) });
+                }
+            }
+            const runningBefore = [...this.running.values()].flatMap(turn => turn.before);
+            const pinned = await snapshots.keptBlobs();
+            runningBefore.forEach(snapshot => snapshot?.kind === 'files' && snapshot.files.forEach(entry => entry.sha && pinned.add(entry.sha)));
+            const plan = planCheckpointEviction({
+                chats: chats.map(chat => ({
+                    usedAt: chat.usedAt, turns: chat.turns.map(turn => ({ blobs: blobsOf(turn), recordBytes: Buffer.byteLength(JSON.stringify(turn)) + 1 }))
+                })),
+                blobSizes: await blobs.sizes(), pinned, turnsPerChat: retention.turnsPerChat, maxBytes: retention.maxStorageMegabytes * MIB
+            });
+            for (const [index, chat] of chats.entries()) {
+                const { byCount, bySize } = plan.removed[index];
+                if (byCount + bySize) {
+                    const at = Date.now();
+                    const gone = chat.turns.splice(0, byCount + bySize);
+                    await writePrivateFileAtomic(chat.file, JSON.stringify(chat.turns));
+                    await this.recordRemoved(chat.file, gone.map((turn, position): RemovedTurn => position < byCount
+                        ? { turnId: turn.turnId, at, reason: 'turns', limit: retention.turnsPerChat }
+                        : { turnId: turn.turnId, at, reason: 'size', limit: retention.maxStorageMegabytes }));
+                }
+            }
+            const keep = new Set(pinned);
+            chats.forEach(chat => chat.turns.forEach(turn => blobsOf(turn).forEach(sha => keep.add(sha))));
+            const blobsRemoved = await blobs.collectGarbage(keep);
+            await snapshots.prune(runningBefore);
+            if (plan.turnsRemoved || blobsRemoved) {
+                this.logger.info(`Chat checkpoints: ${plan.turnsRemoved} turn(s) and ${blobsRemoved} stored file(s) removed; `
+                    + `${(plan.keptBytes / MIB).toFixed(1)} MiB kept of ${retention.maxStorageMegabytes} MiB, at most ${retention.turnsPerChat} turns per chat`);
+            }
+            return { ...plan, blobsRemoved };
+        });
+    }
+
+    /** The chat's turns whose checkpoint was removed, and why, beside its turns (`<chat>.removed.json`): the newest ones. */
+    protected async recordRemoved(chatFile: string, removed: RemovedTurn[]): Promise<void> {
+        if (!removed.length) {
+            return;
+        }
+        const file = chatFile.replace(/\.json$/, '.removed.json');
+        const known = await readRemoved(file);
+        await writePrivateFileAtomic(file, JSON.stringify([...known, ...removed].slice(-MAX_REMOVED_RECORDS)));
+    }
+
+    /** Why this turn has no checkpoint any more, when it was removed by the retention. */
+    protected async removedReason(chatSessionId: string, turnId: string): Promise<string | undefined> {
+        const removed = (await readRemoved((await this.fileOf(chatSessionId)).replace(/\.json$/, '.removed.json'))).find(candidate => candidate.turnId === turnId);
+        if (!removed) {
+            return undefined;
+        }
+        return removed.reason === 'turns'
+            ? `its checkpoint was removed to keep only the latest ${removed.limit} turns of a chat (${CHECKPOINT_TURNS_PER_CHAT_PREF})`
+            : `its checkpoint was removed to keep the chat checkpoints under ${removed.limit} MiB (${CHECKPOINT_MAX_STORAGE_PREF})`;
+    }
+
+    /** The space the checkpoint store takes, for the status view. */
+    async storageUsage(): Promise<StorageUsage> {
+        const { dir } = await this.open();
+        const [blobs, git, records] = await Promise.all(['blobs', 'git', 'chats'].map(part => diskUsage(path.join(dir, part))));
+        return {
+            id: 'acp-checkpoints', label: 'Chat turn checkpoints', path: dir, bytes: blobs + git + records,
+            limit: { bytes: this.retention.maxStorageMegabytes * MIB, counts: ['blobs', 'records'] },
+            parts: [{ name: 'blobs', bytes: blobs }, { name: 'records', bytes: records }, { name: 'git', bytes: git }]
+        };
+    }
+}
+
+/** A chat's stored turns, or undefined when its file cannot be read (it is set aside when the chat is next used). */
+async function readStoredTurns(file: string): Promise<StoredTurn[] | undefined> {
+    try {
+        return StoredTurnsSchema.parse(JSON.parse(await fs.promises.readFile(file, 'utf8')));
+    } catch {
+        return undefined;
+    }
+}
+
+async function readRemoved(file: string): Promise<RemovedTurn[]> {
+    try {
+        return RemovedTurnsSchema.parse(JSON.parse(await fs.promises.readFile(file, 'utf8')));
+    } catch {
+        return [];
+    }
+}
+
+/** The blobs a turn's restore and diffs read. */
+function blobsOf(turn: StoredTurn): string[] {
+    return [...new Set(turn.changes.flatMap(change => [change.before, change.after]).filter((sha): sha is string => !!sha))];
 }
 
 /**

@@ -5,6 +5,7 @@ import { RpcProxy } from '@theia/core/lib/common/messaging/proxy-factory';
 import { AgentTaskBackend, AgentTaskClient, agentTaskServicePath } from '../common/agent-task-protocol';
 import { AgentTaskBackendImpl } from './agent-task-backend-impl';
 import { AgentTaskManager } from './agent-task-manager';
+import { StorageUsageContribution } from '@theia-cli-companion/ai-cli-core/lib/node';
 
 const windowConnectionModule = ConnectionContainerModule.create(({ bind, bindBackendService }) => {
     bind(AgentTaskBackendImpl).toSelf().inSingletonScope();
@@ -19,5 +20,6 @@ const windowConnectionModule = ConnectionContainerModule.create(({ bind, bindBac
 export default new ContainerModule(bind => {
     bind(AgentTaskManager).toSelf().inSingletonScope();
     bind(BackendApplicationContribution).toService(AgentTaskManager);
+    bind(StorageUsageContribution).toService(AgentTaskManager);
     bind(ConnectionContainerModule).toConstantValue(windowConnectionModule);
 });

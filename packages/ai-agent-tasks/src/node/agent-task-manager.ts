@@ -14,8 +14,9 @@ import { findAbsoluteExecutable } from '@theia-cli-companion/cli-process/lib/nod
 import { CLI_CATALOGUE, describeError, installCommandOf, isPathWithin } from '@theia-cli-companion/cli-process/lib/common';
 import { AgentTaskStore } from './agent-task-store';
 import {
-    BlobStore, WorkspaceSnapshot, WorkspaceSnapshotter, restoreSnapshotFile
+    BlobStore, diskUsage, StorageUsageContribution, StoreGuard, WorkspaceSnapshot, WorkspaceSnapshotter, restoreSnapshotFile
 } from '@theia-cli-companion/ai-cli-core/lib/node';
+import type { StorageUsage } from '@theia-cli-companion/ai-cli-core/lib/common';
 
 export const AGENT_TASKS_LOGGER = 'ai-agent-tasks:AgentTaskManager';
 
@@ -36,12 +37,14 @@ interface LiveTask {
  * window), so a task goes on when the browser reloads and is listed again afterwards.
  */
 @injectable()
-export class AgentTaskManager implements BackendApplicationContribution {
+export class AgentTaskManager implements BackendApplicationContribution, StorageUsageContribution {
     @inject(ILogger) @named(AGENT_TASKS_LOGGER) protected readonly logger: ILogger;
     @inject(EnvVariablesServer) protected readonly envVariables: EnvVariablesServer;
 
     protected readonly tasks = new Map<string, LiveTask>();
     protected storage?: Promise<{ store: AgentTaskStore; blobs: BlobStore; snapshots: WorkspaceSnapshotter }>;
+    /** A collection (after a task is removed) runs alone; snapshots and comparisons beside each other. */
+    protected readonly guard = new StoreGuard();
 
     protected readonly onLineEmitter = new Emitter<{ id: string; seq: number; line: StreamJsonLine }>();
     readonly onLine = this.onLineEmitter.event;
@@ -120,7 +123,7 @@ export class AgentTaskManager implements BackendApplicationContribution {
             });
         }
         try {
-            task.before = await snapshots.take(detail.request.cwd, task.snapshotInclude);
+            task.before = await this.guard.shared(() => snapshots.take(detail.request.cwd, task.snapshotInclude));
         } catch (error) {
             this.logger.warn(`Agent task ${detail.id}: no snapshot of ${detail.request.cwd}: ${error}`);
         }
@@ -146,9 +149,10 @@ export class AgentTaskManager implements BackendApplicationContribution {
             },
             exit: (outcome, facts) => {
                 this.logger.info(`Agent task ${detail.id} ended: ${outcome.kind} (code ${facts.code}, signal ${facts.signal})`);
-                void this.compare(task, snapshots).then(changes => this.finish(task, store, {
+                // The contents compared are stored with the task before a collection may run.
+                void this.guard.shared(() => this.compare(task, snapshots).then(changes => this.finish(task, store, {
                     state: outcome.kind, outcomeMessage: outcome.message || undefined, exit: { code: facts.code, signal: facts.signal }, changes
-                }));
+                })));
             }
         });
         Object.assign(detail, { state: 'running', executable, pid: task.process.pid });
@@ -195,7 +199,29 @@ export class AgentTaskManager implements BackendApplicationContribution {
         this.tasks.delete(id);
         await store.remove(id);
         this.onRemovedEmitter.fire({ id, folder: task.folder });
-        await blobs.collectGarbage(this.referencedBlobs(await snapshots.keptBlobs()));
+        await this.collect(blobs, snapshots);
+    }
+
+    /**
+     * Removes the contents no task refers to any more: blobs no stored change or kept snapshot names, and the
+     * objects of the private git directories beyond what running tasks and each folder's last snapshot need.
+     */
+    protected collect(blobs: BlobStore, snapshots: WorkspaceSnapshotter): Promise<void> {
+        return this.guard.exclusive(async () => {
+            await blobs.collectGarbage(this.referencedBlobs(await snapshots.keptBlobs()));
+            await snapshots.prune([...this.tasks.values()].map(task => task.before));
+        });
+    }
+
+    /** The space the tasks' store takes, for the status view. */
+    async storageUsage(): Promise<StorageUsage> {
+        await this.open();
+        const root = path.join(FileUri.fsPath(await this.envVariables.getConfigDirUri()), 'cli-companion', 'agent-tasks');
+        const [blobs, git, records] = await Promise.all(['blobs', 'git', 'tasks'].map(part => diskUsage(path.join(root, part))));
+        return {
+            id: 'agent-tasks', label: 'Agent tasks', path: root, bytes: blobs + git + records,
+            parts: [{ name: 'blobs', bytes: blobs }, { name: 'records', bytes: records }, { name: 'git', bytes: git }]
+        };
     }
 
     /** Blobs still needed: every stored change, and every file of the snapshots kept for reuse or running tasks. */
@@ -231,6 +257,9 @@ export class AgentTaskManager implements BackendApplicationContribution {
         const change = this.changeOf(id, file);
         if (!task || !change) {
             return { kind: 'not-reviewable', reason: 'the task did not change this file' };
+        }
+        if (change.unreadable) {
+            return { kind: 'not-reviewable', reason: `it could not be read (${change.unreadable}); not restorable` };
         }
         if (!change.reviewable) {
             return { kind: 'not-reviewable', reason: 'the file was larger than the snapshot limit, so its earlier content was not kept' };

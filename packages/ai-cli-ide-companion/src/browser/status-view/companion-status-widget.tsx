@@ -5,7 +5,7 @@ import { ReactWidget } from '@theia/core/lib/browser/widgets/react-widget';
 import { CommandService } from '@theia/core/lib/common/command';
 import { nls } from '@theia/core/lib/common/nls';
 import { CLI_FLAVOUR_DISPLAY_NAMES, CLI_FLAVOUR_IDS } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { WindowCompanionStatus } from '@theia-cli-companion/ai-cli-core/lib/common';
+import { StorageUsage, StorageUsageService, WindowCompanionStatus } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { CompanionCommands } from '../companion-commands';
 import '../../../src/browser/style/companion-status.css';
 import { DiffReviewService, WindowCompanionService, WindowCompanionState } from '@theia-cli-companion/ai-cli-core/lib/browser';
@@ -19,6 +19,10 @@ export class CompanionStatusWidget extends ReactWidget {
     @inject(WindowCompanionService) protected readonly companion: WindowCompanionService;
     @inject(DiffReviewService) protected readonly diffs: DiffReviewService;
     @inject(CommandService) protected readonly commands: CommandService;
+    @inject(StorageUsageService) protected readonly storageUsage: StorageUsageService;
+
+    /** The stores' sizes as last asked (on opening the view and on Refresh), or why they could not be read. */
+    protected storage?: StorageUsage[] | { error: string };
 
     @postConstruct()
     protected init(): void {
@@ -31,6 +35,16 @@ export class CompanionStatusWidget extends ReactWidget {
         this.toDispose.push(this.companion.onDidChangeState(() => this.update()));
         this.toDispose.push(this.diffs.onDidChange(() => this.update()));
         this.update();
+        void this.refreshStorage();
+    }
+
+    protected async refreshStorage(): Promise<void> {
+        try {
+            this.storage = await this.storageUsage.usage();
+        } catch (error) {
+            this.storage = { error: error instanceof Error ? error.message : String(error) };
+        }
+        this.update();
     }
 
     protected render(): React.ReactNode {
@@ -40,6 +54,7 @@ export class CompanionStatusWidget extends ReactWidget {
             <p className='ai-cli-companion-state'>{this.describeState(state)}</p>
             {this.renderActions(state)}
             {state.kind === 'running' && this.renderStatus(state.status)}
+            {this.renderStorage()}
         </div>;
     }
 
@@ -65,6 +80,32 @@ export class CompanionStatusWidget extends ReactWidget {
                 ? button(CompanionCommands.TURN_OFF.id, CompanionCommands.TURN_OFF.label!)
                 : state.kind !== 'starting' && button(CompanionCommands.TURN_ON.id, CompanionCommands.TURN_ON.label!)}
         </div>;
+    }
+
+    protected renderStorage(): React.ReactNode {
+        const mib = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+        const labels: Record<string, string> = {
+            'acp-checkpoints': nls.localize('theia-cli-companion/ide-companion/storeCheckpoints', 'Chat turn checkpoints'),
+            'agent-tasks': nls.localize('theia-cli-companion/ide-companion/storeAgentTasks', 'Agent tasks')
+        };
+        const storage = this.storage;
+        return <>
+            <h3>{nls.localize('theia-cli-companion/ide-companion/storageHeading', 'Disk space used')}
+                {' '}<button className='theia-button secondary ai-cli-companion-storage-refresh' onClick={() => this.refreshStorage()}>
+                    {nls.localize('theia-cli-companion/ide-companion/refresh', 'Refresh')}</button></h3>
+            {!storage
+                ? <p>{nls.localize('theia-cli-companion/ide-companion/storageMeasuring', 'Measuring…')}</p>
+                : 'error' in storage
+                    ? <p>{nls.localize('theia-cli-companion/ide-companion/storageFailed', 'Could not be measured: {0}', storage.error)}</p>
+                    : <table className='ai-cli-companion-storage'><tbody>{storage.map(store => <tr key={store.id} data-store={store.id} title={store.path}>
+                        <th>{labels[store.id] ?? store.label}</th>
+                        <td className='ai-cli-companion-storage-total'>{mib(store.bytes)}</td>
+                        <td>{store.parts.map(part => `${part.name} ${mib(part.bytes)}`).join(', ')}
+                            {store.limit && ` · ${nls.localize('theia-cli-companion/ide-companion/storageLimit', '{0} of at most {1} ({2})',
+                                mib(store.parts.filter(part => store.limit!.counts.includes(part.name)).reduce((sum, part) => sum + part.bytes, 0)),
+                                mib(store.limit.bytes), store.limit.counts.join(' + '))}`}</td>
+                    </tr>)}</tbody></table>}
+        </>;
     }
 
     protected renderStatus(status: WindowCompanionStatus): React.ReactNode {

@@ -6,6 +6,7 @@ import { Container } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core/lib/common/logger';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { EnvVariablesServer } from '@theia/core/lib/common/env-variables';
+import { expectStillServing, HostileFiles, within } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
 import { AgentTaskDetail, FileChange } from '../common/agent-task-protocol';
 import { AgentTaskManager } from './agent-task-manager';
 
@@ -90,6 +91,36 @@ describe('AgentTaskManager.revert and keep', function (): void {
         expect(await manager.revert(detail.id, added.path, false)).to.deep.equal({ kind: 'reverted' });
         expect(fs.existsSync(added.path)).to.equal(false);
         expect(fs.readdirSync(path.join(ws, 'docs'))).to.deep.equal(['notes.md']);
+    });
+
+    it('a revert over a named pipe says "changed since" within a second; a file the task left as a pipe is listed as changed and not restorable', async () => {
+        const hostile = new HostileFiles();
+        try {
+            const { detail, notes } = await runTask();
+            hostile.pipe(notes.path);
+            const reverts = Promise.all([1, 2, 3, 4, 5].map(() => manager.revert(detail.id, notes.path, false)));
+            expect(await within(1000, 'five reverts over a named pipe', reverts)).to.deep.equal(Array(5).fill({ kind: 'changed-since' }));
+            await expectStillServing(path.join(base, 'fake-gemini'));
+
+            // A task whose CLI leaves a pipe where a file was: its other change is listed, and the pipe as not restorable.
+            fs.rmSync(notes.path);
+            fs.writeFileSync(notes.path, 'before\n');
+            fs.writeFileSync(path.join(base, 'fake-gemini'), '#!/bin/sh\nrm docs/notes.md && mkfifo docs/notes.md\nprintf \'other\\n\' > docs/other.md\n', { mode: 0o755 });
+            let id: string | undefined;
+            const ended = new Promise<void>(resolve => manager.onChanged(summary => summary.id === id && summary.changes.state !== 'pending' && resolve()));
+            id = (await manager.start({ prompt: 'pipe it', cwd: ws, approvalMode: 'auto_edit' }, path.join(base, 'fake-gemini'))).id;
+            await within(10_000, 'the task with a pipe', ended);
+            const task = (await manager.get(id))!;
+            const files = task.changes.state === 'ready' ? task.changes.files : [];
+            expect(files.map(change => [change.relativePath, change.kind, change.reviewable, change.unreadable]).sort()).to.deep.equal([
+                ['docs/notes.md', 'modified', false, 'it is now a named pipe, which is never read'], ['docs/other.md', 'added', true, undefined]
+            ]);
+            expect(await within(1000, 'a revert of the pipe', manager.revert(id, notes.path, true)))
+                .to.deep.equal({ kind: 'not-reviewable', reason: 'it could not be read (it is now a named pipe, which is never read); not restorable' });
+            expect(fs.lstatSync(notes.path).isFIFO()).to.equal(true);
+        } finally {
+            hostile.release();
+        }
     });
 
     it('keeps a change as reviewed without touching the file, persisted and told; a reverted change cannot be kept', async () => {

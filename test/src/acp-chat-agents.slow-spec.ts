@@ -17,16 +17,20 @@ const FAKE_AGENT = path.join(REPO_ROOT, 'packages', 'acp-client', 'lib', 'node',
 describe('ACP chat: user-defined agents, their file reads, terminals, cancel and crashes', function (): void {
     this.timeout(300000);
     let agentLog = '';
+    let otherLog = '';
     const files = {
         'notes.md': '# Notes\n', 'alpha.txt': 'alpha before\n', 'beta.txt': 'beta before\n', 'gamma.txt': '', 'delta.txt': '', 'epsilon.txt': 'epsilon before\n'
     };
     const bed = AcpChatTestbed.install(files, sandbox => {
         agentLog = path.join(sandbox.tmp, 'fake-agent.jsonl');
+        otherLog = path.join(sandbox.tmp, 'other-agent.jsonl');
         updateTheiaSettings(sandbox, {
             'ai-features.mcp.mcpServers': { listed: { command: 'node', args: ['listed-server.js'], env: { LEVEL: 'debug' } } },
             'ai-features.chat.defaultChatAgent': 'Fake',
             'aiCliCompanion.acp.agents': [
                 { name: 'Fake', command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: agentLog } },
+                // The same scripted agent under another name and log: a second agent a chat can change to.
+                { name: 'Other', command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: otherLog } },
                 { name: 'Missing', command: 'no-such-acp-agent', installCommand: 'npm install -g no-such-acp-agent' }
             ]
         });
@@ -257,6 +261,27 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
         'the editor to show line 3', 20000);
         await bed.window.runCommand('CLI Companion: Follow the Agent');
         await toggle('eye-closed').waitFor({ state: 'visible', timeout: 10000 });
+    });
+
+    it('delivers a message to the agent it names: @Other in a chat with Fake goes to Other, says so, and @Fake resumes Fake\'s session', async () => {
+        const prompts = (log: string) => fs.existsSync(log)
+            ? fs.readFileSync(log, 'utf8').trim().split('\n').map(line => JSON.parse(line)).filter(call => call.method === 'session/prompt')
+                .map(call => call.params.prompt.at(-1).text as string)
+            : [];
+        const before = prompts(agentLog).length;
+        const first = await bed.chat.send('echo to fake');
+        await bed.chat.finished(first);
+        const other = await bed.chat.send('@Other echo to other', true);
+        await bed.chat.finished(other);
+        expect(await bed.chat.text(other)).to.contain('This chat now talks to Other, in a session of its own; Fake keeps its session').and.contain('echo to other');
+        const back = await bed.chat.send('@Fake echo back to fake', true);
+        await bed.chat.finished(back);
+        expect(await bed.chat.text(back)).to.contain('This chat talks to Fake again: its earlier session in this chat goes on').and.contain('echo back to fake');
+        expect(prompts(otherLog)).to.deep.equal(['echo to other']);
+        expect(prompts(agentLog).slice(before)).to.deep.equal(['echo to fake', 'echo back to fake']);
+        const [, chatId] = [...bed.backend.log.matchAll(/Chat (\S+): Other session \S+ started/g)].at(-1)!;
+        expect(bed.backend.log.split(`Chat ${chatId}: Fake session `).length - 1, 'Fake\'s session of the chat was started once, then resumed').to.equal(1);
+        expect(bed.backend.log).to.contain(`Chat ${chatId}: now talks to Fake (was Other), its earlier session resumed`);
     });
 
     it('an agent that is not installed answers with its install command', async () => {

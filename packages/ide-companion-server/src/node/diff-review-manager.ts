@@ -297,8 +297,12 @@ function closeResult(content: string | null): CallToolResult {
 }
 
 async function looksBinary(filePath: string): Promise<boolean> {
-    const handle = await fs.promises.open(filePath, 'r');
+    // Checked as a regular file just before, but it may have become a named pipe since: opening one must not wait for a writer.
+    const handle = await fs.promises.open(filePath, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
     try {
+        if (!(await handle.stat()).isFile()) {
+            throw new Error(`${filePath} is not a regular file`);
+        }
         const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);
         const { bytesRead } = await handle.read(buffer, 0, BINARY_SNIFF_BYTES, 0);
         return buffer.subarray(0, bytesRead).includes(0);

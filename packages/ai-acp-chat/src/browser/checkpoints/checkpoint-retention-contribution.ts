@@ -5,6 +5,7 @@ import { MessageService } from '@theia/core/lib/common/message-service';
 import { nls } from '@theia/core/lib/common/nls';
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import type { JSONValue } from '@theia/core/shared/@lumino/coreutils';
+import type { ZodType } from 'zod';
 import { formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
 import { AcpChatBackend } from '../../common/acp-chat-protocol';
 import {
@@ -35,28 +36,29 @@ export class CheckpointRetentionContribution implements FrontendApplicationContr
         });
     }
 
-    /** The user's values, each checked: one the backend would refuse is left out (its default instead). */
+    /** The user's values, each checked: one the backend would refuse is left out (its default instead, with a notice). */
     retention(): CheckpointRetention {
-        const user = (name: string) => this.preferences.inspect<JSONValue>(name)?.globalValue;
-        const candidate = {
-            turnsPerChat: user(CHECKPOINT_TURNS_PER_CHAT_PREF) ?? DEFAULT_CHECKPOINT_RETENTION.turnsPerChat,
-            maxStorageMegabytes: user(CHECKPOINT_MAX_STORAGE_PREF) ?? DEFAULT_CHECKPOINT_RETENTION.maxStorageMegabytes
+        return {
+            turnsPerChat: this.userValue(CHECKPOINT_TURNS_PER_CHAT_PREF, CheckpointRetentionSchema.shape.turnsPerChat, DEFAULT_CHECKPOINT_RETENTION.turnsPerChat),
+            maxStorageMegabytes: this.userValue(CHECKPOINT_MAX_STORAGE_PREF, CheckpointRetentionSchema.shape.maxStorageMegabytes, DEFAULT_CHECKPOINT_RETENTION.maxStorageMegabytes)
         };
-        const parsed = CheckpointRetentionSchema.safeParse(candidate);
+    }
+
+    protected userValue(name: string, schema: ZodType<number>, fallback: number): number {
+        const value = this.preferences.inspect<JSONValue>(name)?.globalValue;
+        if (value === undefined) {
+            return fallback;
+        }
+        const parsed = schema.safeParse(value);
         if (parsed.success) {
             return parsed.data;
         }
-        const problem = formatZodIssues(parsed.error, 'aiCliCompanion.checkpoints');
+        const problem = formatZodIssues(parsed.error, name);
         if (!this.noticed.has(problem)) {
             this.noticed.add(problem);
-            this.messages.warn(nls.localize('theia-cli-companion/acp-chat/retentionInvalid', 'The checkpoint settings are not used (the defaults are): {0}', problem));
+            this.messages.warn(nls.localize('theia-cli-companion/acp-chat/retentionInvalid', 'Setting {0} is not used (its default is): {1}', name, problem));
         }
-        const turns = CheckpointRetentionSchema.shape.turnsPerChat.safeParse(candidate.turnsPerChat);
-        const storage = CheckpointRetentionSchema.shape.maxStorageMegabytes.safeParse(candidate.maxStorageMegabytes);
-        return {
-            turnsPerChat: turns.success ? turns.data : DEFAULT_CHECKPOINT_RETENTION.turnsPerChat,
-            maxStorageMegabytes: storage.success ? storage.data : DEFAULT_CHECKPOINT_RETENTION.maxStorageMegabytes
-        };
+        return fallback;
     }
 
     protected async send(): Promise<void> {

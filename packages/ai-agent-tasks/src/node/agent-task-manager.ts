@@ -261,9 +261,6 @@ export class AgentTaskManager implements BackendApplicationContribution, Storage
         if (change.unreadable) {
             return { kind: 'not-reviewable', reason: `it could not be read (${change.unreadable}); not restorable` };
         }
-        if (change.unreadable) {
-            return { kind: 'not-reviewable', reason: `it could not be read (${change.unreadable}); not restorable` };
-        }
         if (!change.reviewable) {
             return { kind: 'not-reviewable', reason: 'the file was larger than the snapshot limit, so its earlier content was not kept' };
         }

@@ -8,6 +8,7 @@ import { IdeCompanionBackend } from '../common/ide-companion-protocol';
 import { WindowCompanionStatus } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { COMPANION_ENABLED_PREF, flavourPreference, IdeCompanionPreferences } from '../common/ide-companion-preferences';
 import { IdeCompanionFrontendClientImpl } from './ide-companion-frontend-client-impl';
+import { ExecutionSettings } from './untrusted-workspace/execution-settings';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 
 /** Survives a reload of the same browser tab (not a new tab), which is exactly a window's lifetime. */
@@ -37,6 +38,7 @@ export class WindowCompanionService {
     @inject(WorkspaceService) protected readonly workspaceService: WorkspaceService;
     @inject(PreferenceService) protected readonly preferenceService: PreferenceService;
     @inject(IdeCompanionPreferences) protected readonly preferences: IdeCompanionPreferences;
+    @inject(ExecutionSettings) protected readonly settings: ExecutionSettings;
     @inject(ILogger) @named('ai-cli-core:WindowCompanionService') protected readonly logger: ILogger;
 
     protected _state: WindowCompanionState = { kind: 'starting' };
@@ -92,12 +94,15 @@ export class WindowCompanionService {
         return this.settled;
     }
 
-    /** The flavours the preferences turn on, if the companion is on at all. */
+    /**
+     * The flavours the user's settings turn on, if the companion is on at all: a repository's
+     * `.theia/settings.json` cannot turn IDE mode on (ExecutionSettings tells the user it tried).
+     */
     enabledFlavours(): CliFlavourId[] {
-        if (this.preferences[COMPANION_ENABLED_PREF] === false) {
+        if (this.settings.get<boolean>(COMPANION_ENABLED_PREF) === false) {
             return [];
         }
-        return CLI_FLAVOUR_IDS.filter(id => this.preferenceService.get<boolean>(flavourPreference(id, 'enabled'), true) !== false);
+        return CLI_FLAVOUR_IDS.filter(id => this.settings.get<boolean>(flavourPreference(id, 'enabled')) !== false);
     }
 
     /** Retries after a failure: the user asked for it. */

@@ -46,9 +46,11 @@ function flavourProperties(flavour: CliFlavourId): PreferenceSchema['properties'
     return {
         [flavourPreference(flavour, 'enabled')]: {
             type: 'boolean',
+            // Whether a CLI is offered IDE mode is the user's choice alone: WindowCompanionService reads it through ExecutionSettings.
+            scope: PreferenceScope.User,
             default: true,
             description: nls.localize('theia-cli-companion/cli-core/flavourEnabled',
-                'Offer IDE mode to {0}: write its discovery file and give terminals its variables. Turning it off disconnects its sessions.', name)
+                'Offer IDE mode to {0}: write its discovery file and give terminals its variables. Turning it off disconnects its sessions. User settings only.', name)
         },
         [flavourPreference(flavour, 'command')]: {
             type: 'string',
@@ -73,10 +75,11 @@ export const ideCompanionPreferenceSchema: PreferenceSchema = {
     properties: {
         [COMPANION_ENABLED_PREF]: {
             type: 'boolean',
+            scope: PreferenceScope.User,
             default: true,
             description: nls.localize('theia-cli-companion/cli-core/enabled',
                 // eslint-disable-next-line @stylistic/max-len -- an nls default text is one string literal, and this one alone is longer than a line
-                'Run a CLI Companion server for each window, so Gemini CLI and Qwen Code started in its terminals connect to it (IDE mode). Turning it off stops the server and disconnects every CLI at once.')
+                'Run a CLI Companion server for each window, so Gemini CLI and Qwen Code started in its terminals connect to it (IDE mode). Turning it off stops the server and disconnects every CLI at once. User settings only.')
         },
         ...Object.assign({}, ...CLI_FLAVOUR_IDS.map(flavourProperties)),
         [CONTEXT_DEBOUNCE_PREF]: {

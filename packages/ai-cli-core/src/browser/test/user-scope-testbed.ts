@@ -9,6 +9,7 @@ import { PreferenceSchema, PreferenceSchemaService } from '@theia/core/lib/commo
 import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-scope';
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import URI from '@theia/core/lib/common/uri';
+import { Disposable } from '@theia/core/lib/common/disposable';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
 import { ExecutionSettings } from '../untrusted-workspace/execution-settings';
 
@@ -41,8 +42,9 @@ export class UserScopeTestbed {
         } as unknown as MessageService);
         this.container.bind(ILogger).toConstantValue({ warn: async () => undefined, error: async () => undefined } as unknown as ILogger);
         this.container.bind(CommandService).toConstantValue({ executeCommand: async () => undefined });
+        const roots = [{ resource: new URI(UserScopeTestbed.FOLDER) }];
         this.container.bind(WorkspaceService).toConstantValue({
-            tryGetRoots: () => [{ resource: new URI(UserScopeTestbed.FOLDER) }]
+            tryGetRoots: () => roots, roots: Promise.resolve(roots), onWorkspaceChanged: () => Disposable.NULL
         } as unknown as WorkspaceService);
         this.container.bind(ExecutionSettings).toSelf().inSingletonScope();
         const schemaService = this.container.get<PreferenceSchemaService>(PreferenceSchemaService);

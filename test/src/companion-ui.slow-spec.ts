@@ -103,6 +103,12 @@ describe('The companion as a user meets it: run commands, status view, preferenc
         expect(flavours.join('\n')).to.match(/Gemini CLI\s+Advertised in .*gemini-ide-server-\d+-\d+\.json/);
         expect(flavours.join('\n')).to.match(/Qwen Code\s+Advertised in .*\.qwen\/ide\/\d+\.lock/);
         expect(flavours.join('\n')).to.match(/Claude Code\s+Advertised in .*\.claude\/ide\/\d+\.lock/);
+        // The disk space the companion's stores take on the backend: the checkpoints with their cap, the agent tasks.
+        const stores = window.page.locator('.ai-cli-companion-storage tr');
+        await stores.nth(1).waitFor({ timeout: 20000 });
+        const storage = (await stores.allInnerTexts()).join('\n');
+        expect(storage).to.match(/Chat turn checkpoints\s+\d+\.\d MiB\s+blobs \d+\.\d MiB, records \d+\.\d MiB, git \d+\.\d MiB · \d+\.\d MiB of at most 1024\.0 MiB \(blobs \+ records\)/);
+        expect(storage).to.match(/Agent tasks\s+\d+\.\d MiB\s+blobs/);
         await window.saveDocScreenshot('status-view');
         await window.saveDocScreenshot('status-bar', window.page.locator('#theia-statusBar'));
 

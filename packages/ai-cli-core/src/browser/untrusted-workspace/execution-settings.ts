@@ -17,8 +17,9 @@ export type GuardedSetting = 'execution' | 'review' | 'sharing' | 'writes';
 
 /**
  * The settings that decide what the IDE executes (commands, their arguments and environment, agent
- * definitions) read from the user's own settings and the defaults only: a cloned repository's
- * `.theia/settings.json` must never choose what runs. Declaring such a preference user-scoped is not
+ * definitions, whether IDE mode is on), how changes are reviewed, what agents are given (MCP servers,
+ * files in snapshots) and what the IDE itself writes, read from the user's own settings and the
+ * defaults only: a cloned repository's `.theia/settings.json` must never choose them. Declaring such a preference user-scoped is not
  * enough: Theia keeps a folder's value for it and only skips the change event, so the scope is
  * enforced here, on every read. A value the workspace tried to set is ignored with a notice, once per
  * setting and window.

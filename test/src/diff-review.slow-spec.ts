@@ -173,6 +173,46 @@ describe('Diff review: the real Gemini IdeClient proposes, the user decides in M
         await diffEditorGone();
     });
 
+    it('closes a review diff (its tab, ✓, ✗, Ctrl+S, the CLI\'s closeDiff) over the file\'s own editor with no error in the browser console; '
+        + 'the status bar shows that editor\'s cursor', async () => {
+        const errors: string[] = [];
+        window.page.on('console', message => message.type() === 'error' && errors.push(message.text()));
+        window.page.on('pageerror', error => errors.push(`${error.name}: ${error.message}`));
+        const file = path.join(workspace, 'notes.md');
+        // The file's own editor is open too: it becomes the current editor again when the diff goes.
+        await window.openFile('notes.md');
+        const closes: Array<[string, () => Promise<unknown>, 'accepted' | 'rejected' | undefined]> = [
+            // Theia's own close first: the user clicks the tab's ×.
+            ['its tab', () => window.closeEditor('notes.md ↔'), 'rejected'],
+            ['✓', () => window.page.locator('#theia-main-content-panel .lm-TabBar-toolbar .codicon-check').first().click(), 'accepted'],
+            ['✗', () => window.page.locator('#theia-main-content-panel .lm-TabBar-toolbar .codicon-close').first().click(), 'rejected'],
+            ['Ctrl+S', async () => {
+                await window.focusEndOfProposal();
+                await window.page.keyboard.press('Control+s');
+            }, 'accepted'],
+            ['closeDiff', async () => probe.closeDiff(file, true), undefined]
+        ];
+        for (const [how, close, outcome] of closes) {
+            probe.openDiff(file, `# Notes\nclosed by ${how}\n`);
+            await diffEditorShown();
+            // The cursor in the proposal: the status bar shows its position, as when the user reviews it.
+            await window.focusEndOfProposal();
+            await close();
+            if (outcome) {
+                expect((await probe.diffOutcome('diff', file)).result?.status, how).to.equal(outcome);
+            } else {
+                await probe.diffOutcome('closeDiff', file);
+            }
+            await diffEditorGone();
+            // Theia's frontend logger also forwards what it logs to the backend's log.
+            await until(() => errors.length > 0 || /'lineNumber'/.test(backend.log) || window.page.locator('#theia-statusBar .element', { hasText: /^Ln 1, Col 1$/ }).count()
+                .then(count => count > 0), 'notes.md\'s cursor in the status bar, or an error', 10000);
+            expect([...errors, ...backend.log.split('\n')].filter(line => /getPosition|'lineNumber'/.test(line)), `after closing by ${how}`).to.deep.equal([]);
+            // notes.md's editor is current again, and the status bar shows its cursor.
+            await window.waitForCursorStatus(1, 1);
+        }
+    });
+
     it('closes the view when the CLI answers itself (closeDiff with suppressNotification) and returns the proposed text', async () => {
         const file = path.join(workspace, 'src', 'app.ts');
         probe.openDiff(file, 'from the terminal\n');

@@ -8,7 +8,7 @@ import { ILogger } from '@theia/core/lib/common/logger';
 import { MessageService } from '@theia/core/lib/common/message-service';
 import { nls } from '@theia/core/lib/common/nls';
 import URI from '@theia/core/lib/common/uri';
-import { SaveableWidget } from '@theia/core/lib/browser/saveable';
+import { close as closeWithoutPrompt, SaveableWidget } from '@theia/core/lib/browser/saveable';
 import { FileService } from '@theia/filesystem/lib/browser/file-service';
 import { reviewedText, fromRpcText, toRpcText, DiffOutcome, DiffProposal } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { TerminalWidget } from '@theia/terminal/lib/browser/base/terminal-widget';
@@ -446,10 +446,22 @@ export class DiffReviewService implements DiffRequestHandler {
         this.onDidChangeEmitter.fire();
     }
 
-    /** Disposes rather than closes: the outcome is settled, so no "save changes?" prompt. */
+    /**
+     * Closes the editor as its tab's × does, minus the "save changes?" step (the outcome is settled, and
+     * the proposal's model is left as it is). Not a plain dispose: that makes the next editor of the tab
+     * bar current while it is still hidden, and Theia (1.74) detaches a hidden editor's model, so its
+     * status bar reads a cursor that is not there ("Cannot destructure property 'lineNumber' of
+     * 'this.editor.getPosition(...)'") and never shows that editor's position. A close first shows it.
+     */
     protected close(diff: ReviewedDiff): void {
-        if (diff.widget && !diff.widget.isDisposed) {
-            diff.widget.dispose();
+        const widget = diff.widget;
+        if (widget && !widget.isDisposed) {
+            // Theia keeps a saveable widget's own close under this symbol (its `close` asks to save first).
+            const closeAsIs = (widget as Widget & { [closeWithoutPrompt]?: () => void })[closeWithoutPrompt] ?? Widget.prototype.close;
+            closeAsIs.call(widget);
+            if (!widget.isDisposed) {
+                widget.dispose();
+            }
         }
         this.forget(diff);
     }

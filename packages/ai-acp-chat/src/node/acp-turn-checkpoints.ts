@@ -184,7 +184,8 @@ export class AcpTurnCheckpoints implements StorageUsageContribution {
     }
 
     async checkpoint(chatSessionId: string, turnId: string): Promise<AcpTurnCheckpoint | undefined> {
-        const turn = (await this.turnsOf(chatSessionId)).find(candidate => candidate.turnId === turnId);
+        // Guarded too: a chat first loaded during a collection would keep the turns it removes.
+        const turn = await this.guard.shared(async () => (await this.turnsOf(chatSessionId)).find(candidate => candidate.turnId === turnId));
         return turn && describe(turn);
     }
 

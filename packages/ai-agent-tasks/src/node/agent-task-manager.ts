@@ -209,7 +209,9 @@ export class AgentTaskManager implements BackendApplicationContribution, Storage
     protected collect(blobs: BlobStore, snapshots: WorkspaceSnapshotter): Promise<void> {
         return this.guard.exclusive(async () => {
             await blobs.collectGarbage(this.referencedBlobs(await snapshots.keptBlobs()));
-            await snapshots.prune([...this.tasks.values()].map(task => task.before));
+            // A finished task's changes are in the blobs: only running tasks still compare from their first snapshot.
+            const running = [...this.tasks.values()].filter(task => task.detail.state === 'running' || task.detail.state === 'preparing');
+            await snapshots.prune(running.map(task => task.before));
         });
     }
 

@@ -6,7 +6,8 @@ import type { ChatResponseContent, MutableChatRequestModel } from '@theia/ai-cha
 import { AcpAgentDefinition } from '@theia-cli-companion/acp-client/lib/common';
 import { AcpChatBackend, AcpSessionInfo, AcpStartResult, StartAcpSessionRequest } from '../common/acp-chat-protocol';
 import { ACP_SESSION_IDS_SETTING, ACP_SESSION_SETTING, AcpChatAgent, AcpChatAgentServices } from './acp-chat-agent';
-import { AcpChatClientImpl } from './acp-chat-client-impl';
+import type { AcpChatClientImpl, AcpTurnSink } from './acp-chat-client-impl';
+import { AcpTurnSinks } from './acp-turn-sinks';
 
 disableDom();
 
@@ -98,5 +99,19 @@ describe('ACP chat: a chat that changes agent', () => {
         earlierAgents = ['Alpha'];
         await send('Alpha');
         expect(starts.map(start => [start.agent.name, start.loadSessionId])).to.deep.equal([['Beta', undefined], ['Alpha', 'legacy-alpha']]);
+    });
+
+    it('shows in a turn only what the agent the chat talks to sends: not the last chunks of the agent it changed from', () => {
+        const sinks = new AcpTurnSinks();
+        const betaTurn = {} as AcpTurnSink;
+        // Beta's turn is attached as the message to Beta goes out, while the chat still talks to Alpha (cancelled, it may still send).
+        sinks.attach('chat-1', betaTurn, 'Beta');
+        expect(sinks.of('chat-1', 'Alpha'), 'what Alpha still sends').to.equal(undefined);
+        expect(sinks.of('chat-1', 'Beta')).to.equal(betaTurn);
+        // Alpha's turn ending late does not take Beta's away.
+        sinks.detach('chat-1', {} as AcpTurnSink);
+        expect(sinks.of('chat-1', 'Beta')).to.equal(betaTurn);
+        sinks.detach('chat-1', betaTurn);
+        expect(sinks.of('chat-1', 'Beta')).to.equal(undefined);
     });
 });

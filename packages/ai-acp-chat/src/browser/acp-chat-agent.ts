@@ -87,7 +87,7 @@ export class AcpChatAgent implements ChatAgent {
             replaceWritten: (filePath, expected, reviewed) => backend.replaceWritten(chatId, filePath, expected, reviewed)
         });
         turn.omittedOutputs = this.omittedOutputsOf(chatId);
-        client.attach(chatId, turn);
+        client.attach(chatId, turn, this.name);
         const cancel = response.cancellationToken.onCancellationRequested(() => backend.cancel(chatId).catch(() => undefined));
         try {
             turn.roots = (await this.services.workspace())?.roots ?? [];

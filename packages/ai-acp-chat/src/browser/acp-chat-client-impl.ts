@@ -8,6 +8,7 @@ import { AcpChatClient } from '../common/acp-chat-protocol';
 import { AcpFileAccess } from './acp-file-access';
 import { AcpTerminalPresenter } from './acp-terminal-presenter';
 import { AcpToolCallEvents } from './acp-tool-call-events';
+import { AcpTurnSinks } from './acp-turn-sinks';
 
 /** What renders one chat session's running turn; set while a request is in flight. */
 export interface AcpTurnSink {
@@ -33,7 +34,7 @@ export class AcpChatClientImpl implements AcpChatClient {
     @inject(IdeCompanionBackend) protected readonly ideBackend: IdeCompanionBackend;
     @inject(ILogger) @named('ai-acp-chat:AcpChatClient') protected readonly logger: ILogger;
 
-    protected readonly sinks = new Map<string, AcpTurnSink>();
+    protected readonly sinks = new AcpTurnSinks();
     /** Exits that happened while no turn ran: the next turn of that chat says so. */
     readonly exitsWhileIdle = new Map<string, string>();
     /**
@@ -42,25 +43,28 @@ export class AcpChatClientImpl implements AcpChatClient {
      */
     readonly chatAgents = new Map<string, string>();
 
-    attach(chatSessionId: string, sink: AcpTurnSink): void {
-        this.sinks.set(chatSessionId, sink);
+    attach(chatSessionId: string, sink: AcpTurnSink, agentName?: string): void {
+        this.sinks.attach(chatSessionId, sink, agentName);
     }
 
     detach(chatSessionId: string, sink: AcpTurnSink): void {
-        if (this.sinks.get(chatSessionId) === sink) {
-            this.sinks.delete(chatSessionId);
-        }
+        this.sinks.detach(chatSessionId, sink);
+    }
+
+    /** The chat's running turn, when it is a turn of the agent the chat talks to (see {@link AcpTurnSinks}). */
+    protected sinkOf(chatSessionId: string): AcpTurnSink | undefined {
+        return this.sinks.of(chatSessionId, this.chatAgents.get(chatSessionId));
     }
 
     onSessionUpdate(chatSessionId: string, update: acp.SessionUpdate, toolCall?: ToolCallState): void {
-        this.sinks.get(chatSessionId)?.onUpdate(update, toolCall);
+        this.sinkOf(chatSessionId)?.onUpdate(update, toolCall);
         if (toolCall) {
             this.toolCalls.fire(chatSessionId, toolCall);
         }
     }
 
     async askPermission(chatSessionId: string, request: acp.RequestPermissionRequest, toolCall: ToolCallState): Promise<acp.RequestPermissionOutcome> {
-        const sink = this.sinks.get(chatSessionId);
+        const sink = this.sinkOf(chatSessionId);
         // Nobody can answer outside a turn: the agent is told the question was withdrawn.
         return sink ? sink.askPermission(request, toolCall) : { outcome: 'cancelled' };
     }
@@ -70,7 +74,7 @@ export class AcpChatClientImpl implements AcpChatClient {
     }
 
     async editedContentFor(chatSessionId: string, request: acp.WriteTextFileRequest): Promise<string | undefined> {
-        const sink = this.sinks.get(chatSessionId);
+        const sink = this.sinkOf(chatSessionId);
         const unreviewed = sink?.unreviewedWrite(request);
         if (unreviewed) {
             await this.keepForUndo(unreviewed);
@@ -102,11 +106,11 @@ export class AcpChatClientImpl implements AcpChatClient {
 
     onUnsupportedRequest(chatSessionId: string, method: string): void {
         this.logger.warn(`Chat ${chatSessionId}: the agent asked "${method}", which this chat does not support; it was answered "method not found"`);
-        this.sinks.get(chatSessionId)?.onUnsupportedRequest(method);
+        this.sinkOf(chatSessionId)?.onUnsupportedRequest(method);
     }
 
     onAgentExit(chatSessionId: string, message: string): void {
-        const sink = this.sinks.get(chatSessionId);
+        const sink = this.sinkOf(chatSessionId);
         if (sink) {
             sink.onAgentExit(message);
         } else {

@@ -183,6 +183,24 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
         await until(() => /mode yolo/.test(bed.backend.log) && /model fake-flash/.test(bed.backend.log), 'the backend to log both switches', 10000);
     });
 
+    it('a turn that leaves a named pipe where a file was lists its other change and names the pipe "could not be read; not restorable"; the restore answers at once', async () => {
+        const file = (name: string) => path.join(bed.workspace, name);
+        fs.writeFileSync(file('pipe-me.txt'), 'pipe before\n');
+        try {
+            const response = await bed.chat.send('terminal rm pipe-me.txt && mkfifo pipe-me.txt && printf zeta-after > zeta.txt');
+            await bed.chat.finished(response);
+            expect(await bed.chat.text(response)).to.contain('Changed in this turn: pipe-me.txt (could not be read; not restorable), zeta.txt.');
+            await response.locator('button', { hasText: 'Restore to Before This Turn' }).click();
+            await until(() => !fs.existsSync(file('zeta.txt')), 'zeta.txt (added by the turn) to be removed by the restore', 20000);
+            await until(async () => (await bed.window.notifications()).some(text => /Not restored: pipe-me\.txt \(it could not be read .*named pipe.*; not restorable\)/.test(text)),
+                'the restore to name the pipe as not restored', 20000);
+            expect(fs.lstatSync(file('pipe-me.txt')).isFIFO(), 'the pipe neither read nor written').to.equal(true);
+        } finally {
+            fs.rmSync(file('pipe-me.txt'), { force: true });
+            fs.rmSync(file('zeta.txt'), { force: true });
+        }
+    });
+
     it('lists a turn\'s two edited files as a change set and restores them to before the turn, never overwriting the user\'s later edit unasked', async () => {
         const { page } = bed.window;
         const consoleLines: string[] = [];

@@ -15,6 +15,11 @@ const filesUnder = (dir: string): string[] => fs.existsSync(dir)
     : [];
 const sha = (content: Buffer) => crypto.createHash('sha256').update(content).digest('hex');
 
+/** Collects right after a turn ends, not 10 s later. */
+class CollectedSoon extends AcpTurnCheckpoints {
+    protected override readonly collectionDelayMs = 0;
+}
+
 describe('AcpTurnCheckpoints: retention and collection', function (): void {
     this.timeout(60000);
     let base: string;
@@ -23,12 +28,12 @@ describe('AcpTurnCheckpoints: retention and collection', function (): void {
     let checkpoints: AcpTurnCheckpoints;
     const logged: string[] = [];
 
-    const checkpointsInstance = () => {
+    const checkpointsInstance = (soon = false) => {
         const container = new Container();
         const log = async (message: unknown) => { logged.push(String(message)); };
         container.bind(ILogger).toConstantValue({ debug: log, info: log, warn: log, error: log } as unknown as ILogger);
         container.bind(EnvVariablesServer).toConstantValue({ getConfigDirUri: async () => FileUri.create(configDir).toString() } as EnvVariablesServer);
-        container.bind(AcpTurnCheckpoints).toSelf().inSingletonScope();
+        container.bind(AcpTurnCheckpoints).to(soon ? CollectedSoon : AcpTurnCheckpoints).inSingletonScope();
         return container.get(AcpTurnCheckpoints);
     };
     const file = (name: string) => path.join(root, name);
@@ -129,6 +134,21 @@ describe('AcpTurnCheckpoints: retention and collection', function (): void {
             expect(fs.readFileSync(file(name)).equals(beforeN1.get(name)!), name).to.equal(true);
         }
         expect(logged.some(line => line.includes('3 turn(s) and'))).to.equal(true);
+    });
+
+    it('collects by itself after turns end: the store is back under its cap without anyone asking', async () => {
+        checkpoints.dispose();
+        checkpoints = checkpointsInstance(true);
+        fs.writeFileSync(file('data.bin'), crypto.randomBytes(256 * 1024));
+        checkpoints.setRetention({ turnsPerChat: 100, maxStorageMegabytes: 1 });
+        for (const id of ['t1', 't2', 't3', 't4', 't5', 't6']) {
+            await turn('chat-1', id, ['data.bin'], 256 * 1024);
+        }
+        await checkpoints.collected();
+        const blobBytes = storedBlobs().reduce((sum, name) => sum + fs.statSync(path.join(store(), 'blobs', name)).size, 0);
+        expect(blobBytes).to.be.at.most(1024 * 1024);
+        expect(await checkpoints.restore('chat-1', 't1', { overwrite: [], skip: [], roots: [root] })).to.have.property('kind', 'unavailable');
+        expect(await checkpoints.restore('chat-1', 't6', { overwrite: [], skip: [], roots: [root] })).to.have.property('kind', 'restored');
     });
 
     it('reports the space the store takes, its cap and what the cap counts', async () => {

@@ -87,8 +87,10 @@ export class AcpTurnCheckpoints implements StorageUsageContribution {
     /** Collection runs alone; snapshots, comparisons, restores beside each other. */
     protected readonly guard = new StoreGuard();
     protected collectionTimer?: ReturnType<typeof setTimeout>;
+    /** The collection scheduled last: settles once it ran (or was called off). */
+    protected scheduledCollection?: { done: Promise<void>; settle: () => void };
     /** A collection follows the turns that ended within this long of each other once. */
-    protected readonly collectionDelayMs = 10_000;
+    protected readonly collectionDelayMs: number = 10_000;
 
     protected open(): Promise<{ dir: string; blobs: BlobStore; snapshots: WorkspaceSnapshotter }> {
         return this.storage ??= (async () => {
@@ -361,16 +363,28 @@ export class AcpTurnCheckpoints implements StorageUsageContribution {
         if (this.collectionTimer) {
             return;
         }
+        let settle!: () => void;
+        const scheduled = { done: new Promise<void>(resolve => settle = resolve), settle };
+        this.scheduledCollection = scheduled;
+        // Turns that end while it runs schedule the next one.
         this.collectionTimer = setTimeout(() => {
             this.collectionTimer = undefined;
-            this.collect().catch(error => this.logger.warn(`Could not collect the chat checkpoints: ${describeError(error)}`));
+            this.collect().catch(error => this.logger.warn(`Could not collect the chat checkpoints: ${describeError(error)}`)).finally(scheduled.settle);
         }, this.collectionDelayMs);
         this.collectionTimer.unref?.();
     }
 
+    /** Resolves once the collection scheduled last (after a turn ended, or the retention changed) has run. */
+    async collected(): Promise<void> {
+        await this.scheduledCollection?.done;
+    }
+
     dispose(): void {
-        clearTimeout(this.collectionTimer);
-        this.collectionTimer = undefined;
+        if (this.collectionTimer) {
+            clearTimeout(this.collectionTimer);
+            this.collectionTimer = undefined;
+            this.scheduledCollection?.settle();
+        }
     }
 
     /**

@@ -80,8 +80,8 @@ export default tseslint.config(
                 selector: 'NewExpression[callee.name="MarkdownChatResponseContentImpl"]',
                 message: 'A markdown part of the ACP chat is an AgentMarkdownContent: its links go only to the web and into the workspace folders.'
             }, {
-                selector: 'NewExpression[callee.name="QuestionResponseContentImpl"]:not([arguments.0.callee.name="agentMarkdownHtml"])',
-                message: 'A question of the ACP chat is rendered as markdown with its links: pass its text through agentMarkdownHtml.'
+                selector: 'NewExpression[callee.name="QuestionResponseContentImpl"]:not([arguments.0.callee.name="markdownText"])',
+                message: 'A question of the ACP chat is rendered as markdown with its links: pass its text through markdownText.'
             }]
         }
     },

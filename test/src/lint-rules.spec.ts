@@ -55,15 +55,15 @@ describe('Lint rules', function (): void {
     it('keep the ACP chat\'s markdown parts and questions to the agent-markdown rendering (no command: links from an agent)', async () => {
         const found = await problems('packages/ai-acp-chat/src/browser/probe.ts', [
             'import { MarkdownChatResponseContentImpl, QuestionResponseContentImpl } from \'@theia/ai-chat\';',
-            'import { agentMarkdownHtml } from \'./agent-markdown/agent-markdown-html\';',
+            'import { markdownText } from \'./agent-markdown/markdown-text\';',
             'export const part = new MarkdownChatResponseContentImpl(\'[x](command:y)\');',
             'export const raw = new QuestionResponseContentImpl(\'[x](command:y)\', [], undefined as never, () => undefined);',
-            'export const safe = new QuestionResponseContentImpl(agentMarkdownHtml(\'[x](command:y)\', []), [], undefined as never, () => undefined);',
+            'export const safe = new QuestionResponseContentImpl(markdownText(\'[x](command:y)\'), [], undefined as never, () => undefined);',
             ''
         ].join('\n'));
         expect(found.filter(problem => problem.startsWith('no-restricted-syntax'))).to.deep.equal([
             'no-restricted-syntax: A markdown part of the ACP chat is an AgentMarkdownContent: its links go only to the web and into the workspace folders.',
-            'no-restricted-syntax: A question of the ACP chat is rendered as markdown with its links: pass its text through agentMarkdownHtml.'
+            'no-restricted-syntax: A question of the ACP chat is rendered as markdown with its links: pass its text through markdownText.'
         ]);
     });
 

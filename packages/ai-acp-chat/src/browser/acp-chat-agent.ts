@@ -13,7 +13,7 @@ import type { SharedMcpServer } from '../common/theia-mcp-servers';
 import { AcpChatClientImpl } from './acp-chat-client-impl';
 import { AcpChatTurn } from './acp-chat-turn';
 import { AgentMarkdownContent } from './agent-markdown/agent-markdown-content';
-import { agentMarkdownHtml } from './agent-markdown/agent-markdown-html';
+import { markdownText } from './agent-markdown/markdown-text';
 import type { AcpTurnChanges } from './checkpoints/acp-turn-changes';
 import { AcpPromptAttachments } from './prompt/acp-prompt-attachments';
 import { AttachmentOutcome, promptBlocks } from './prompt/acp-prompt-blocks';
@@ -305,8 +305,8 @@ export class AcpChatAgent implements ChatAgent {
             const response = request.response;
             const options = failure.methods.map(method => ({ text: method.name, value: method.id, description: method.description ?? undefined }));
             const question = new QuestionResponseContentImpl(
-                agentMarkdownHtml(nls.localize('theia-cli-companion/acp-chat/chooseSignIn', '{0} needs credentials ({1}). How do you want to sign in?',
-                    this.name, failure.message), []),
+                markdownText(nls.localize('theia-cli-companion/acp-chat/chooseSignIn', '{0} needs credentials ({1}). How do you want to sign in?',
+                    this.name, failure.message)),
                 options, request, selected => {
                     question.selectedOption = selected;
                     response.stopWaitingForInput();

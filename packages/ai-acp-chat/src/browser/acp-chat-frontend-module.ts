@@ -25,6 +25,8 @@ import { RestoreTurnButtonDeserializer } from './checkpoints/restore-turn-button
 import { RestoreTurnCommandContribution } from './checkpoints/restore-turn-command-contribution';
 import { FollowAgentContribution } from './follow/follow-agent-contribution';
 import { FollowAgentToggleContribution } from './follow/follow-agent-toggle-contribution';
+import { ChatResponsePartRenderer } from '@theia/ai-chat-ui/lib/browser/chat-response-part-renderer';
+import { AgentMarkdownPartRenderer } from './agent-markdown/agent-markdown-part-renderer';
 import { TabBarToolbarContribution } from '@theia/core/lib/browser/shell/tab-bar-toolbar';
 import { AcpRegistryBackend, acpRegistryServicePath } from '../common/acp-registry-protocol';
 import { AcpRegistryAgents } from './registry/acp-registry-agents';
@@ -60,6 +62,9 @@ export default new ContainerModule(bind => {
     bind(ChatContentDeserializerContribution).toService(RestoreTurnButtonDeserializer);
     bind(RestoreTurnCommandContribution).toSelf().inSingletonScope();
     bind(CommandContribution).toService(RestoreTurnCommandContribution);
+    // An agent's markdown: its links only to the web and into the workspace folders, in every Theia version.
+    bind(AgentMarkdownPartRenderer).toSelf().inSingletonScope();
+    bind(ChatResponsePartRenderer).toService(AgentMarkdownPartRenderer);
     bind(FollowAgentContribution).toSelf().inSingletonScope();
     bind(FrontendApplicationContribution).toService(FollowAgentContribution);
     bind(FollowAgentToggleContribution).toSelf().inSingletonScope();

@@ -45,7 +45,8 @@ describe('ACP chat turn: the agent\'s links', () => {
     /** Every markdown part of the response as Theia's chat renders it, clicked all over. */
     const renderedMarkdown = async (): Promise<TheiaChatMarkdown[]> => {
         const parts = request.response.response.content.filter((content): content is MarkdownChatResponseContent => MarkdownChatResponseContent.is(content));
-        return Promise.all(parts.map(part => theiaChatMarkdown(part.content)));
+        // As the chat shows them, and as Theia's own renderer shows a reopened chat's.
+        return [...await Promise.all(parts.map(part => theiaChatMarkdown(part.content, [ROOT]))), ...await Promise.all(parts.map(part => theiaChatMarkdown(part.content)))];
     };
     const links = (rendered: TheiaChatMarkdown[]) => rendered.flatMap(part => part.links);
     const opened = (rendered: TheiaChatMarkdown[]) => rendered.flatMap(part => part.opened);
@@ -56,9 +57,9 @@ describe('ACP chat turn: the agent\'s links', () => {
             say({ type: 'text', text });
         }
         const rendered = await renderedMarkdown();
-        expect(rendered, 'the chunks are one part').to.have.length(1);
-        expect(links(rendered)).to.deep.equal(['https://example.com/docs', `file://${ROOT}/src/a.ts`]);
-        expect(opened(rendered)).to.deep.equal(['https://example.com/docs', `file://${ROOT}/src/a.ts`]);
+        expect(rendered, 'the chunks are one part').to.have.length(2);
+        expect(links(rendered)).to.deep.equal(['https://example.com/docs', `file://${ROOT}/src/a.ts`, 'https://example.com/docs', `file://${ROOT}/src/a.ts`]);
+        expect(opened(rendered)).to.deep.equal(links(rendered));
         expect(rendered[0].text).to.contain(`See README.md ${COMMAND}, ${COMMAND}, docs`).and.to.contain('key file:///home/u/.ssh/id_rsa.');
     });
 
@@ -71,7 +72,8 @@ describe('ACP chat turn: the agent\'s links', () => {
         say({ type: 'text', text: ' ' });
         say({ type: 'resource_link', name: 'odd', uri: `https://example.com/<x>\n)[y](${COMMAND}` });
         const rendered = await renderedMarkdown();
-        expect(links(rendered)).to.deep.equal([`file://${ROOT}/a.ts`, 'https://example.com/%3Cx%3E%0A)%5By%5D(command:aiCliCompanion.acceptAllDiffs']);
+        const expected = [`file://${ROOT}/a.ts`, 'https://example.com/%3Cx%3E%0A)%5By%5D(command:aiCliCompanion.acceptAllDiffs'];
+        expect(links(rendered)).to.deep.equal([...expected, ...expected]);
         expect(opened(rendered).filter(uri => uri.startsWith('command:'))).to.deep.equal([]);
         expect(rendered[0].code).to.deep.equal([COMMAND, 'file:///etc/passwd']);
         expect(rendered[0].text).to.contain(`a](${COMMAND}) [b`);
@@ -84,7 +86,7 @@ describe('ACP chat turn: the agent\'s links', () => {
         expect(rendered[0].text).to.contain(`Open the notes ${COMMAND}`);
     });
 
-    it('a permission question naming a tool with a command: link shows it as text', async () => {
+    it('a permission question naming a tool with a command: link shows the title as it is, as text', async () => {
         const toolCall: ToolCallState = { toolCallId: 'call-1', title: `Run [tests](${COMMAND})`, kind: 'execute', status: 'pending', locations: [], content: [] };
         void turn.askPermission({
             sessionId: 's', toolCall: { toolCallId: 'call-1' }, options: [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }]
@@ -93,7 +95,7 @@ describe('ACP chat turn: the agent\'s links', () => {
         const rendered = await theiaChatMarkdown(question.question);
         expect(rendered.links).to.deep.equal([]);
         expect(rendered.opened).to.deep.equal([]);
-        expect(rendered.text).to.contain(`Test Agent asks to run: Run tests ${COMMAND}`);
+        expect(rendered.text).to.contain(`Test Agent asks to run: Run [tests](${COMMAND})`);
         request.response.cancel();
     });
 

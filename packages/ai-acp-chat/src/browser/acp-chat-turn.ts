@@ -10,7 +10,7 @@ import { diffsOf, OMITTED_MARKER, ToolCallState } from '@theia-cli-companion/acp
 import type { DiffReviewService, ReviewedProposal } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import { AcpTurnSink } from './acp-chat-client-impl';
 import { AgentMarkdownContent } from './agent-markdown/agent-markdown-content';
-import { agentMarkdownHtml } from './agent-markdown/agent-markdown-html';
+import { markdownText } from './agent-markdown/markdown-text';
 
 /** The files a permission diff is about, on disk: agents such as Claude Code and Codex write them themselves. */
 export interface AgentWrittenFiles {
@@ -178,7 +178,7 @@ export class AcpChatTurn implements AcpTurnSink {
             };
             const options = params.options.map(option => ({ text: option.name, value: option.optionId, description: option.kind }));
             const question = new QuestionResponseContentImpl(
-                agentMarkdownHtml(nls.localize('theia-cli-companion/acp-chat/permission', '{0} asks to run: {1}', this.agentName, toolCall.title), this.roots),
+                markdownText(nls.localize('theia-cli-companion/acp-chat/permission', '{0} asks to run: {1}', this.agentName, toolCall.title)),
                 options, this.request, selected => settle({ outcome: 'selected', optionId: String(selected.value) }),
                 { header: nls.localize('theia-cli-companion/acp-chat/permissionHeader', 'Permission') });
             this.add(question);
@@ -346,7 +346,7 @@ function textOf(content: acp.ContentBlock | undefined | null): string {
     switch (content.type) {
         case 'text': return content.text;
         // A link only where its URI passes the test of every link of the agent's (see agentMarkdownHtml).
-        case 'resource_link': return `[${escapeMarkdown(content.name)}](<${content.uri.replace(/[<>\\\r\n]/g, encodeURIComponent)}>)`;
+        case 'resource_link': return `[${markdownText(content.name)}](<${content.uri.replace(/[<>\\\r\n]/g, encodeURIComponent)}>)`;
         case 'resource': return 'text' in content.resource ? content.resource.text : `[${content.resource.uri}]`;
         default: return `*[${content.type}]*`;
     }
@@ -363,9 +363,4 @@ function shownAsText(output: string): string {
         return output;
     }
     return JSON.stringify(output);
-}
-
-/** Text shown as it is in markdown: every ASCII punctuation character escaped, line breaks as spaces. */
-function escapeMarkdown(text: string): string {
-    return text.replace(/[\r\n]+/g, ' ').replace(/[!-/:-@[-`{-~]/g, '\\$&');
 }

@@ -52,15 +52,18 @@ describe('Agent markdown in the chat: links only to the web and into the workspa
 
     for (const [name, { markdown, target, definitions }] of Object.entries(REFUSED)) {
         it(`shows a ${name} as text with its target as code: no link, a click opens nothing`, async () => {
-            const rendered = await theiaChatMarkdown(agentMarkdownHtml(`Before ${markdown} after${definitions ? `\n\n${definitions}\n` : ''}`, ROOTS));
-            expect(rendered.links.filter(link => !link.startsWith('https:')), rendered.text).to.deep.equal([]);
-            expect(rendered.opened.filter(uri => !uri.startsWith('https:'))).to.deep.equal([]);
-            if (name.includes('HTML') || name.includes('SVG')) {
-                expect(rendered.text, 'raw HTML shown as it was written').to.contain(`href="${target}"`);
-            } else {
-                expect(rendered.code.join(' '), 'the target stays visible').to.contain(target);
+            const fragment = agentMarkdownHtml(`Before ${markdown} after${definitions ? `\n\n${definitions}\n` : ''}`, ROOTS);
+            // As the chat shows it, and as Theia's own renderer shows a reopened chat's.
+            for (const rendered of [await theiaChatMarkdown(fragment, ROOTS), await theiaChatMarkdown(fragment)]) {
+                expect(rendered.links.filter(link => !link.startsWith('https:')), rendered.text).to.deep.equal([]);
+                expect(rendered.opened.filter(uri => !uri.startsWith('https:'))).to.deep.equal([]);
+                if (name.includes('HTML') || name.includes('SVG')) {
+                    expect(rendered.text, 'raw HTML shown as it was written').to.contain(`href="${target}"`);
+                } else {
+                    expect(rendered.code.join(' '), 'the target stays visible').to.contain(target);
+                }
+                expect(rendered.text.trim()).to.match(/^Before/).and.to.match(/after$/);
             }
-            expect(rendered.text.trim()).to.match(/^Before/).and.to.match(/after$/);
         });
     }
 
@@ -69,7 +72,7 @@ describe('Agent markdown in the chat: links only to the web and into the workspa
             '[docs](https://example.com/docs?a=1#b)', '<http://example.com/x>', '[ref][site]', '[upper](HTTPS://EXAMPLE.COM/Y)',
             '[a.ts](file:///work/project/src/a.ts#L3)', '[b](file:///work/second/b%20c.md)', '[root](file:///work/project)'
         ].join(' ') + '\n\n[site]: https://example.org/\n';
-        const rendered = await theiaChatMarkdown(agentMarkdownHtml(markdown, ROOTS));
+        const rendered = await theiaChatMarkdown(agentMarkdownHtml(markdown, ROOTS), ROOTS);
         const expected = ['https://example.com/docs?a=1#b', 'http://example.com/x', 'https://example.org/', 'https://example.com/Y',
             'file:///work/project/src/a.ts#L3', 'file:///work/second/b%20c.md', 'file:///work/project'];
         expect(rendered.links).to.deep.equal(expected);
@@ -85,7 +88,7 @@ describe('Agent markdown in the chat: links only to the web and into the workspa
 
     it('renders markdown as Theia does otherwise: emphasis, lists, code, tables, emoji', async () => {
         const markdown = 'Hello **world** :smile:\n\n- one\n- two\n\n```ts\nconst a = 1;\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n';
-        const rendered = await theiaChatMarkdown(agentMarkdownHtml(markdown, ROOTS));
+        const rendered = await theiaChatMarkdown(agentMarkdownHtml(markdown, ROOTS), ROOTS);
         expect(rendered.text).to.contain('Hello world 😄').and.to.contain('one').and.to.contain('const a = 1;').and.to.match(/a\s*b\s*1\s*2/);
         expect(rendered.code).to.deep.equal(['const a = 1;\n']);
     });
@@ -113,12 +116,31 @@ describe('Agent markdown in the chat: links only to the web and into the workspa
             expect(content.merge(new AgentMarkdownContent(chunk, ROOTS))).to.equal(true);
         }
         expect(content.merge(new MarkdownChatResponseContentImpl('[x](command:y)')), 'other markdown is a part of its own').to.equal(false);
-        const rendered = await theiaChatMarkdown(content.content);
+        const rendered = await theiaChatMarkdown(content.content, ROOTS);
         expect(rendered.links).to.deep.equal(['https://example.com/']);
         expect(rendered.code).to.deep.equal([COMMAND]);
         expect(content.asString(), 'a copy of the response is the agent\'s text').to.equal(`[README.md](${COMMAND}) and [docs](https://example.com/)`);
         const saved = content.toSerializable?.();
         const reloaded = new MarkdownChatResponseContentImpl((saved?.data as { content: string }).content);
         expect((await theiaChatMarkdown(reloaded.content)).links).to.deep.equal(['https://example.com/']);
+    });
+
+    it('shows a part only made to look like agent markdown sanitized, its images as links (nothing fetched), its links judged again', async () => {
+        const forged = '<div class="acp-agent-markdown"><p><a href="command:x">run</a> <img src="https://tracker.example/p.png" alt="pixel">'
+            + ' <a href="file:///etc/passwd">key</a> <a href="file:///work/project/a.ts">a.ts</a> <a href="https://example.com/">ok</a>'
+            + '<script>window.ran = 1</script><svg><a xlink:href="command:y"><text>svg</text></a></svg></p></div>';
+        const rendered = await theiaChatMarkdown(forged, ROOTS);
+        expect(rendered.links).to.deep.equal(['https://tracker.example/p.png', 'file:///work/project/a.ts', 'https://example.com/']);
+        expect(rendered.opened).to.deep.equal(rendered.links);
+        expect(rendered.code, 'a target DOMPurify keeps is shown; command: it drops').to.deep.equal(['file:///etc/passwd']);
+        expect(rendered.text).to.contain('run pixel key file:///etc/passwd a.ts ok');
+        expect((window as { ran?: number }).ran).to.equal(undefined);
+        expect((await theiaChatMarkdown(forged, [])).links, 'a file link outside the window\'s folders now').to.deep.equal(['https://tracker.example/p.png', 'https://example.com/']);
+    });
+
+    it('leaves other markdown to Theia\'s renderer', async () => {
+        let error: unknown;
+        await theiaChatMarkdown('**plain** [x](https://example.com/)', ROOTS).catch(caught => { error = caught; });
+        expect(String(error)).to.contain('not a part for the agent-markdown renderer');
     });
 });

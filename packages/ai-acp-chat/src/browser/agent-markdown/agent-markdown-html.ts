@@ -1,15 +1,14 @@
 import markdownit = require('@theia/core/shared/markdown-it');
 import markdownitemoji = require('@theia/core/shared/markdown-it-emoji');
-import URI from '@theia/core/lib/common/uri';
-import { FileUri } from '@theia/core/lib/common/file-uri';
+import { agentLinkTarget } from './agent-link-target';
 
 type Token = markdownit.Token;
 
 /** How much of a refused target the chat shows (a `data:` URI can be megabytes). */
 const SHOWN_TARGET_CHARS = 300;
 
-/** The class of the element the rendered agent markdown is wrapped in. */
-const AGENT_MARKDOWN_CLASS = 'acp-agent-markdown';
+/** What every fragment of {@link agentMarkdownHtml} starts with. */
+const FRAGMENT_START = '<div class="acp-agent-markdown">';
 
 /** What the link rule reads from markdown-it's `env`: the roots `file:` links must be inside. */
 interface LinkEnv {
@@ -18,7 +17,7 @@ interface LinkEnv {
 
 /**
  * Markdown as Theia's chat renders it (markdown-it, CommonMark, emoji), but with raw HTML shown as
- * text and every link judged by {@link linkTarget} after parsing: `validateLink` lets every target
+ * text and every link judged by {@link agentLinkTarget} after parsing: `validateLink` lets every target
  * through so that a refused one is a token the rule below turns into text, whatever the syntax
  * (inline, reference, autolink, image).
  */
@@ -45,17 +44,23 @@ const renderer = createRenderer();
  * is shown as its text followed by the target as code, so nothing is hidden and nothing runs on a
  * click. Raw HTML is shown as text.
  *
- * Theia's chat renders markdown with markdown-it (HTML allowed) and opens every `<a>` of the result
- * through the OpenerService, where `command:` runs an IDE command: its `isTrusted` is not consulted.
- * The fragment is one line starting with `<div`, which markdown-it passes through as an HTML block;
- * and the characters that make markdown links (`[`, `]`), code spans, emphasis and escapes are
- * written as character references, so it stays inert even where it ends up inside other markdown.
+ * Theia's chat opens every `<a>` of a markdown part through the OpenerService, where `command:`
+ * runs an IDE command (its `isTrusted` is not consulted). The fragment is shown by
+ * AgentMarkdownPartRenderer (which sanitizes it again); where Theia's own renderer shows it (a
+ * reopened chat), Theia 1.74 and later pass it through as an HTML block (one line starting with
+ * `<div`) and older ones show it as text. Either way it stays inert: the characters that make markdown
+ * links (`[`, `]`), code spans, emphasis and escapes are written as character references.
  */
 export function agentMarkdownHtml(markdown: string, roots: readonly string[]): string {
     const env: LinkEnv = { roots };
     const html = renderer.render(markdown, env);
     const body = html.replace(/[[\]\\`*_~\n\r]/g, char => `&#${char.charCodeAt(0)};`);
-    return `<div class="${AGENT_MARKDOWN_CLASS}">${body}</div>`;
+    return `${FRAGMENT_START}${body}</div>`;
+}
+
+/** Whether a markdown part's text is a fragment of {@link agentMarkdownHtml} (or made to look like one: it is sanitized again when shown). */
+export function isAgentMarkdownHtml(value: string): boolean {
+    return value.startsWith(FRAGMENT_START);
 }
 
 type TokenClass = new (type: string, tag: string, nesting: -1 | 0 | 1) => Token;
@@ -71,7 +76,7 @@ function judgeLinks(children: Token[], roots: readonly string[], md: markdownit,
         const token = children[index];
         if (token.type === 'link_open') {
             const href = token.attrGet('href') ?? '';
-            const target = linkTarget(href, roots);
+            const target = agentLinkTarget(href, roots);
             if (target !== undefined) {
                 token.attrSet('href', target);
                 open.push(undefined);
@@ -95,7 +100,7 @@ function judgeLinks(children: Token[], roots: readonly string[], md: markdownit,
             }
         } else if (token.type === 'image') {
             const src = token.attrGet('src') ?? '';
-            const target = linkTarget(src, roots);
+            const target = agentLinkTarget(src, roots);
             if (target !== undefined) {
                 token.attrSet('src', target);
                 out.push(token);
@@ -112,32 +117,4 @@ function judgeLinks(children: Token[], roots: readonly string[], md: markdownit,
 function shownTarget(md: markdownit, target: string): string {
     const shown = md.normalizeLinkText(target);
     return shown.length > SHOWN_TARGET_CHARS ? `${shown.slice(0, SHOWN_TARGET_CHARS)}…` : shown;
-}
-
-/**
- * The target a link may keep, as the browser and Theia's OpenerService read it; undefined when it
- * must not be a link. `http(s)` anywhere; `file:` with no host, no dot segments and no encoded
- * separator once Theia decodes it, inside one of `roots` (compared as written: the backend is not
- * asked where it lands, so a link through a symbolic link inside the roots is a link; it opens
- * only when clicked).
- */
-function linkTarget(href: string, roots: readonly string[]): string | undefined {
-    let url: URL;
-    try {
-        url = new URL(href);
-    } catch {
-        return undefined; // Relative (`README.md`, `//host/x`, `#x`) or not a URL: it would resolve to something else.
-    }
-    if (url.protocol === 'http:' || url.protocol === 'https:') {
-        return new URI(url.href).scheme === url.protocol.slice(0, -1) ? url.href : undefined;
-    }
-    if (url.protocol !== 'file:' || url.host || url.username || url.password) {
-        return undefined;
-    }
-    const uri = new URI(url.href);
-    const decoded = uri.path.toString();
-    if (uri.scheme !== 'file' || uri.authority || /[\\\0]/.test(decoded) || decoded.split('/').some(segment => segment === '.' || segment === '..')) {
-        return undefined;
-    }
-    return roots.some(root => FileUri.create(root).isEqualOrParent(uri.withoutQuery().withoutFragment())) ? url.href : undefined;
 }

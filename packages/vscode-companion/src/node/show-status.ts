@@ -7,7 +7,8 @@ export async function showStatus(host: WindowHost, channel: vscode.OutputChannel
     const status = host.status;
     const items: (vscode.QuickPickItem & { run?: () => unknown })[] = status ? [
         { label: vscode.l10n.t('Server on 127.0.0.1:{0}', status.port), description: status.workspaceRoots.join(', ') },
-        ...status.discoveryFiles.map(file => ({ label: `$(file) ${CLI_FLAVOUR_DISPLAY_NAMES[file.flavour]}`, description: file.path })),
+        // Why the file is where it is, where that was a choice (Gemini CLI's standard or private directory).
+        ...status.discoveryFiles.map(file => ({ label: `$(file) ${CLI_FLAVOUR_DISPLAY_NAMES[file.flavour]}`, description: file.path, detail: file.placement })),
         ...status.sessions.map(session => ({ label: `$(plug) ${session.clientLabel}`, description: `${session.clientName} ${session.clientVersion}` })),
         ...status.unavailableFlavours.map(({ flavour, reason }) => ({ label: `$(warning) ${CLI_FLAVOUR_DISPLAY_NAMES[flavour]}`, description: reason }))
     ] : [{ label: vscode.l10n.t('The companion server of this window is off (setting aiCliCompanion.enabled).') }];

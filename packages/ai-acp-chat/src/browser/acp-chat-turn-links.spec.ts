@@ -79,6 +79,13 @@ describe('ACP chat turn: the agent\'s links', () => {
         expect(rendered[0].text).to.contain(`a](${COMMAND}) [b`);
     });
 
+    it('usage is shown (as markdown, by Theia) only when the agent sends numbers', async () => {
+        turn.onUpdate({ sessionUpdate: 'usage_update', used: `[README.md](${COMMAND})`, size: 100 } as unknown as acp.SessionUpdate);
+        expect(request.session.suggestions).to.deep.equal([]);
+        turn.onUpdate({ sessionUpdate: 'usage_update', used: 1200, size: 100000 });
+        expect(request.session.suggestions).to.deep.equal(['Context: 1200 of 100000 tokens used']);
+    });
+
     it('a plan entry\'s command: link is text', async () => {
         turn.onUpdate({ sessionUpdate: 'plan', entries: [{ content: `Open [the notes](${COMMAND})`, priority: 'high', status: 'pending' }] });
         const rendered = await renderedMarkdown();

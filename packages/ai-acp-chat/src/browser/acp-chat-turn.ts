@@ -116,7 +116,10 @@ export class AcpChatTurn implements AcpTurnSink {
                 this.onMode(update.currentModeId);
                 break;
             case 'usage_update':
-                this.request.session.setSuggestions([nls.localize('theia-cli-companion/acp-chat/usage', 'Context: {0} of {1} tokens used', update.used, update.size)]);
+                // Shown as markdown (with links) by Theia: numbers only.
+                if (Number.isFinite(update.used) && Number.isFinite(update.size)) {
+                    this.request.session.setSuggestions([nls.localize('theia-cli-companion/acp-chat/usage', 'Context: {0} of {1} tokens used', update.used, update.size)]);
+                }
                 break;
             default:
                 // user_message_chunk (a replay) and kinds newer than this client: nothing to render in a live turn.

@@ -9,6 +9,7 @@ import {
 } from '@theia/ai-chat';
 import type { OpenerService } from '@theia/core/lib/browser/opener-service';
 import { renderToolCallResult } from '@theia/ai-chat-ui/lib/browser/chat-response-renderer/toolcall-result';
+import { formatArgsForTooltip } from '@theia/ai-chat-ui/lib/browser/chat-response-renderer/toolcall-utils';
 import type { ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
 import { AcpChatTurn } from './acp-chat-turn';
 import { theiaChatMarkdown, TheiaChatMarkdown } from './agent-markdown/test/theia-chat-markdown';
@@ -115,5 +116,16 @@ describe('ACP chat turn: the agent\'s links', () => {
         const shown = renderToolCallResult(tool.result, {} as OpenerService) as React.ReactElement<{ children?: unknown }>;
         expect(shown.type, 'a <pre>, as any tool output').to.equal('pre');
         expect(shown.props.children).to.equal(output);
+    });
+
+    it('a tool\'s input whose keys are links is shown as text where Theia shows the input as markdown (tooltip, confirmation)', async () => {
+        const rawInput = { [`[README.md](${COMMAND})`]: 1, nested: [{ [`<${COMMAND}>`]: 'x' }] };
+        turn.onUpdate({ sessionUpdate: 'tool_call', toolCallId: 'call-1', title: 'Run', status: 'pending' },
+            { toolCallId: 'call-1', title: 'Run', kind: 'execute', status: 'pending', locations: [], content: [], rawInput });
+        const tool = request.response.response.content.find((content): content is ToolCallChatResponseContent => ToolCallChatResponseContent.is(content))!;
+        const rendered = await theiaChatMarkdown(formatArgsForTooltip(tool.arguments!));
+        expect(rendered.links).to.deep.equal([]);
+        expect(rendered.opened).to.deep.equal([]);
+        expect(rendered.text).to.contain(`[README.md](${COMMAND}):`);
     });
 });

@@ -128,7 +128,8 @@ export class AcpChatTurn implements AcpTurnSink {
     }
 
     protected addToolCall(state: ToolCallState): void {
-        const args = JSON.stringify(state.rawInput ?? { kind: state.kind, locations: state.locations.map(location => location.path) });
+        // Theia shows the input as markdown (in its tooltip and confirmation), its keys as they are: escaped here.
+        const args = JSON.stringify(escapedKeys(state.rawInput ?? { kind: state.kind, locations: state.locations.map(location => location.path) }));
         const finished = TERMINAL_STATUSES.has(state.status);
         const output = state.content.map(item => item.type === 'content' ? textOf(item.content)
             : item.type === 'diff' ? `diff of ${item.path}` : `terminal ${item.terminalId}`).join('\n');
@@ -366,4 +367,15 @@ function shownAsText(output: string): string {
         return output;
     }
     return JSON.stringify(output);
+}
+
+/** A JSON value with every object key shown as text in markdown (see markdownText). */
+function escapedKeys(value: unknown): unknown {
+    if (Array.isArray(value)) {
+        return value.map(escapedKeys);
+    }
+    if (typeof value === 'object' && value !== null) {
+        return Object.fromEntries(Object.entries(value).map(([key, item]) => [markdownText(key), escapedKeys(item)]));
+    }
+    return value;
 }

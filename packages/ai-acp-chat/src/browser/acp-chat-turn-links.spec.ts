@@ -119,7 +119,7 @@ describe('ACP chat turn: the agent\'s links', () => {
     });
 
     it('a tool\'s input whose keys are links is shown as text where Theia shows the input as markdown (tooltip, confirmation)', async () => {
-        const rawInput = { [`[README.md](${COMMAND})`]: 1, nested: [{ [`<${COMMAND}>`]: 'x' }] };
+        const rawInput = { [`[README.md](${COMMAND})`]: 1, nested: [{ [`<${COMMAND}>`]: 'x', [`a\n\n[b](${COMMAND})`]: 2 }], file_path: '/w/a.ts' };
         turn.onUpdate({ sessionUpdate: 'tool_call', toolCallId: 'call-1', title: 'Run', status: 'pending' },
             { toolCallId: 'call-1', title: 'Run', kind: 'execute', status: 'pending', locations: [], content: [], rawInput });
         const tool = request.response.response.content.find((content): content is ToolCallChatResponseContent => ToolCallChatResponseContent.is(content))!;
@@ -127,5 +127,6 @@ describe('ACP chat turn: the agent\'s links', () => {
         expect(rendered.links).to.deep.equal([]);
         expect(rendered.opened).to.deep.equal([]);
         expect(rendered.text).to.contain(`[README.md](${COMMAND}):`);
+        expect(JSON.parse(tool.arguments!).file_path, 'a plain key stays as it is').to.equal('/w/a.ts');
     });
 });

@@ -369,13 +369,17 @@ function shownAsText(output: string): string {
     return JSON.stringify(output);
 }
 
-/** A JSON value with every object key shown as text in markdown (see markdownText). */
+/**
+ * A JSON value whose object keys cannot start a link, HTML, an entity or a code span, nor a line, where
+ * Theia writes them (`**key:**` inside a line of markdown); `file_path` stays as it is (Theia's label
+ * shows keys as text).
+ */
 function escapedKeys(value: unknown): unknown {
     if (Array.isArray(value)) {
         return value.map(escapedKeys);
     }
     if (typeof value === 'object' && value !== null) {
-        return Object.fromEntries(Object.entries(value).map(([key, item]) => [markdownText(key), escapedKeys(item)]));
+        return Object.fromEntries(Object.entries(value).map(([key, item]) => [key.replace(/[\r\n]+/g, ' ').replace(/[\\`[\]<>&]/g, '\\$&'), escapedKeys(item)]));
     }
     return value;
 }

@@ -9,7 +9,11 @@ import { Sandbox, updateTheiaSettings } from './sandbox';
 const STATUS_ITEM = '#status-bar-ai-cli-ide-companion\\.status';
 const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
 let settingsChanges = 0;
-/** Screenshots for the user guide are taken by the tests that show the feature working. */
+/**
+ * Screenshots for the user guide are taken by the tests that show the feature working, when this
+ * variable is `1` (`npm run docs:screenshots`, scripts/docs-screenshots.sh): a plain test run leaves docs/images as it is.
+ */
+export const DOC_SCREENSHOTS_ENV = 'THEIA_CLI_COMPANION_SCREENSHOTS';
 export const DOC_IMAGES = path.resolve(__dirname, '..', '..', 'docs', 'images');
 
 /** Drives one Theia window the way a user does: keyboard, terminal, status bar. */
@@ -279,11 +283,18 @@ export class TheiaWindow {
         await until(async () => (await this.page.title()).includes(marker), `the window to apply ${JSON.stringify(changes)}`, 20000);
     }
 
-    /** Saves a screenshot of the window (or of one element) as docs/images/<name>.png. */
-    async saveDocScreenshot(name: string, target?: Locator): Promise<string> {
+    /**
+     * Saves a screenshot of the window (or of one element) as docs/images/<name>.png when
+     * DOC_SCREENSHOTS_ENV is `1`, and returns its path. The pointer moves out of the way either way,
+     * so a test runs the same whether or not it takes the picture.
+     */
+    async saveDocScreenshot(name: string, target?: Locator): Promise<string | undefined> {
+        await this.page.mouse.move(1390, 890);
+        if (process.env[DOC_SCREENSHOTS_ENV] !== '1') {
+            return undefined;
+        }
         fs.mkdirSync(DOC_IMAGES, { recursive: true });
         const file = path.join(DOC_IMAGES, `${name}.png`);
-        await this.page.mouse.move(1390, 890);
         await (target ?? this.page).screenshot({ path: file });
         return file;
     }

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
+import { Page } from 'playwright-core';
 import { REPO_ROOT } from './theia-backend';
+import { DOC_IMAGES, DOC_SCREENSHOTS_ENV, TheiaWindow } from './theia-window';
 
 /** The specs scripts/docs-screenshots.sh runs: every *.slow-spec.ts under test/src that takes a screenshot. */
 function screenshotsBySpec(dir = path.join(REPO_ROOT, 'test', 'src')): Map<string, string> {
@@ -30,6 +32,32 @@ describe('Screenshots for the docs (npm run docs:screenshots)', () => {
         expect(taken.size, 'specs take screenshots').to.be.greaterThan(0);
     });
 
+    it('are saved only when THEIA_CLI_COMPANION_SCREENSHOTS=1: a test run leaves docs/images alone, and runs the same', async () => {
+        const saved: (string | undefined)[] = [];
+        let pointerMoves = 0;
+        // the page's two calls this needs; a browser spec that takes a screenshot checks the real thing
+        const page = { mouse: { move: async () => { pointerMoves++; } }, screenshot: async (options: { path?: string }) => { saved.push(options.path); } };
+        const window = new TheiaWindow(page as unknown as Page, REPO_ROOT);
+        const before = process.env[DOC_SCREENSHOTS_ENV];
+        try {
+            delete process.env[DOC_SCREENSHOTS_ENV];
+            expect(await window.saveDocScreenshot('status-bar')).to.equal(undefined);
+            process.env[DOC_SCREENSHOTS_ENV] = '0';
+            expect(await window.saveDocScreenshot('status-bar')).to.equal(undefined);
+            expect(saved, 'no screenshot without the variable').to.deep.equal([]);
+            process.env[DOC_SCREENSHOTS_ENV] = '1';
+            expect(await window.saveDocScreenshot('status-bar')).to.equal(path.join(DOC_IMAGES, 'status-bar.png'));
+            expect(saved).to.deep.equal([path.join(DOC_IMAGES, 'status-bar.png')]);
+            expect(pointerMoves, 'the pointer moves away in both modes').to.equal(3);
+        } finally {
+            if (before === undefined) {
+                delete process.env[DOC_SCREENSHOTS_ENV];
+            } else {
+                process.env[DOC_SCREENSHOTS_ENV] = before;
+            }
+        }
+    });
+
     it('cover every image the docs show, and every image they take is in docs/images', () => {
         const shown = new Set<string>();
         for (const doc of ['README.md', ...fs.readdirSync(path.join(REPO_ROOT, 'docs')).filter(name => name.endsWith('.md')).map(name => `docs/${name}`)]) {
@@ -39,6 +67,6 @@ describe('Screenshots for the docs (npm run docs:screenshots)', () => {
         }
         expect(shown.size, 'the docs show screenshots').to.be.greaterThan(0);
         expect([...shown].filter(name => !taken.has(name)), 'shown in the docs but taken by no spec').to.deep.equal([]);
-        expect([...taken.keys()].filter(name => !fs.existsSync(path.join(REPO_ROOT, 'docs', 'images', `${name}.png`))), 'taken but not in docs/images').to.deep.equal([]);
+        expect([...taken.keys()].filter(name => !fs.existsSync(path.join(DOC_IMAGES, `${name}.png`))), 'taken but not in docs/images').to.deep.equal([]);
     });
 });

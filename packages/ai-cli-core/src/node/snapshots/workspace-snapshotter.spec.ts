@@ -180,7 +180,8 @@ describe('WorkspaceSnapshotter (git)', function (): void {
     });
 
     it('a file that may not be read (chmod 000), recorded or new, is listed as changed and not restorable; the rest are recorded by git', async () => {
-        // Root reads every file: the snapshots are taken by an unprivileged account then (a process of its own).
+        // Root reads every file: as root the snapshots are taken by a process of its own without the capabilities that
+        // override file permissions (still root, so the checkout's folders, 0700 in a fresh clone, stay readable).
         const script = path.join(root, 'scenario.js');
         fs.writeFileSync(script, `
             const fs = require('fs');
@@ -202,11 +203,10 @@ describe('WorkspaceSnapshotter (git)', function (): void {
                 console.log(JSON.stringify({ kinds: [before.kind, after.kind, next.kind], changes }));
             })().catch(error => { console.error(error); process.exit(1); });
         `);
-        const asRoot = process.getuid?.() === 0;
-        if (asRoot) {
-            execFileSync('chown', ['-R', '65534:65534', root]);
-        }
-        const command = asRoot ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', process.execPath] : [process.execPath];
+        const withoutOverride = ['-dac_override', '-dac_read_search'].join(',');
+        const command = process.getuid?.() === 0
+            ? ['setpriv', `--bounding-set=${withoutOverride}`, `--inh-caps=${withoutOverride}`, process.execPath]
+            : [process.execPath];
         const output = execFileSync(command[0], [...command.slice(1), script, root, folder], { env: { PATH: process.env.PATH, HOME: root } }).toString();
         const { kinds, changes } = JSON.parse(output) as { kinds: string[]; changes: SnapshotFileChange[] };
         expect(kinds).to.deep.equal(['git', 'git', 'git']);

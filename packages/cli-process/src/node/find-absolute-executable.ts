@@ -13,6 +13,11 @@ export async function findAbsoluteExecutable(command: string, pathVariable: stri
     if (typeof command !== 'string' || (!path.isAbsolute(command) && /[\\/]/.test(command))) {
         return undefined;
     }
-    const found = await findExecutable(command, absolutePathEntries(pathVariable));
+    const entries = path.isAbsolute(command) ? pathVariable : absolutePathEntries(pathVariable);
+    if (!entries && !path.isAbsolute(command)) {
+        // Nothing absolute left: no folder to look in (`which` given an empty PATH would look in the current one).
+        return undefined;
+    }
+    const found = await findExecutable(command, entries);
     return found !== undefined && path.isAbsolute(found) ? found : undefined;
 }

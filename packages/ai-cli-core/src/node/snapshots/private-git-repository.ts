@@ -2,7 +2,7 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { ensurePrivateDirectory, writePrivateFileAtomic } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
-import { absolutePathEntries, findExecutable } from '@theia-cli-companion/cli-process/lib/node';
+import { absolutePathEntries, findAbsoluteExecutable } from '@theia-cli-companion/cli-process/lib/node';
 
 /** A git command of ours failed: what it was and what git said. */
 export class GitCommandError extends Error {
@@ -74,8 +74,7 @@ export class PrivateGitRepository {
         const key = pathVariable ?? '';
         let found = executables.get(key);
         if (!found) {
-            const entries = absolutePathEntries(key);
-            found = entries ? findExecutable('git', entries) : Promise.resolve(undefined);
+            found = findAbsoluteExecutable('git', key);
             executables.set(key, found);
         }
         return found;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the compatibility test (test/src/compatibility.slow-spec.ts, the same fresh-app test the suite
+# Runs the compatibility test (test/src/compatibility/compatibility.slow-spec.ts, the same fresh-app test the suite
 # runs at the tested versions) at the Theia versions given: our packages packed with npm pack,
 # installed into a new browser app at each version outside this repository, built and used in Chromium.
 # Usage: npm run test:compat -- <version>...   e.g. npm run test:compat -- 1.77.0
@@ -17,4 +17,4 @@ for version in "$@"; do
     fi
 done
 bash scripts/setup.sh chromium tmux procps git
-THEIA_COMPAT_VERSIONS="$*" npx mocha --config configs/mocharc.yml --timeout 180000 test/lib/compatibility.slow-spec.js
+THEIA_COMPAT_VERSIONS="$*" npx mocha --config configs/mocharc.yml --timeout 180000 test/lib/compatibility/compatibility.slow-spec.js

@@ -1,6 +1,6 @@
 // npm run test:latest: the early warning. Installs the newest published Gemini CLI, Qwen Code, Claude
 // Code and ACP adapters into a temporary folder, runs the specs that drive the real clients against
-// them (test/src/client-packages.ts: THEIA_CLI_COMPANION_CLIENTS), and prints a table of versions and
+// them (test/src/clis/client-packages.ts: THEIA_CLI_COMPANION_CLIENTS), and prints a table of versions and
 // of each spec's results. Not part of the test command: its result changes with the registry.
 // Needs a build (npm run build, or scripts/setup.sh). Exit code 1 when a spec failed.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -14,14 +14,14 @@ const pinned = JSON.parse(fs.readFileSync(path.join(root, 'test', 'package.json'
 
 /** The clients, the specs that drive each, and the executables those specs start. */
 const CLIENTS = [
-    { name: '@google/gemini-cli', specs: ['real-cli-binaries', 'acp-chat'] },
-    { name: '@google/gemini-cli-core', specs: ['ide-mode-connection', 'diff-review'] },
-    { name: '@qwen-code/qwen-code', specs: ['ide-mode-connection', 'real-cli-binaries', 'acp-chat-adapters'] },
-    { name: '@anthropic-ai/claude-code', specs: ['claude-code', 'acp-chat-adapters'] },
-    { name: '@agentclientprotocol/claude-agent-acp', specs: ['acp-chat-adapters'] },
-    { name: '@agentclientprotocol/codex-acp', specs: ['acp-chat-adapters'] },
-    { name: 'opencode-ai', specs: ['acp-chat-more-agents'] },
-    { name: '@github/copilot', specs: ['acp-chat-more-agents'] }
+    { name: '@google/gemini-cli', specs: ['ide-mode/real-cli-binaries', 'acp-chat/acp-chat'] },
+    { name: '@google/gemini-cli-core', specs: ['ide-mode/ide-mode-connection', 'ide-mode/diff-review'] },
+    { name: '@qwen-code/qwen-code', specs: ['ide-mode/ide-mode-connection', 'ide-mode/real-cli-binaries', 'acp-chat/acp-chat-adapters'] },
+    { name: '@anthropic-ai/claude-code', specs: ['ide-mode/claude-code', 'acp-chat/acp-chat-adapters'] },
+    { name: '@agentclientprotocol/claude-agent-acp', specs: ['acp-chat/acp-chat-adapters'] },
+    { name: '@agentclientprotocol/codex-acp', specs: ['acp-chat/acp-chat-adapters'] },
+    { name: 'opencode-ai', specs: ['acp-chat/acp-chat-more-agents'] },
+    { name: '@github/copilot', specs: ['acp-chat/acp-chat-more-agents'] }
 ].filter(client => pinned[client.name] && client.specs.every(spec => fs.existsSync(path.join(root, 'test', 'lib', `${spec}.slow-spec.js`))));
 
 const npm = (args, options = {}) => (execFileSync('npm', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...options }) ?? '').trim();

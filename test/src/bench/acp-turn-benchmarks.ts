@@ -4,13 +4,13 @@ import { signalProcessGroup, spawnInOwnGroup } from '@theia-cli-companion/cli-pr
 import * as fs from 'fs';
 import * as path from 'path';
 import { Readable, Writable } from 'stream';
-import { AcpChat } from '../acp-chat-view';
-import { trackProcess } from '../processes';
-import { Sandbox } from '../sandbox';
-import { REPO_ROOT, TheiaBackend } from '../theia-backend';
-import { TheiaWindow } from '../theia-window';
+import { AcpChat } from '../hosts/acp-chat-view';
+import { trackProcess } from '../support/processes';
+import { Sandbox } from '../support/sandbox';
+import { REPO_ROOT, TheiaBackend } from '../hosts/theia-backend';
+import { TheiaWindow } from '../hosts/theia-window';
 import { firstRpcFrame, watchRpcFrames } from './page-rpc-marks';
-import { MockGeminiApi } from '../mock-gemini-api';
+import { MockGeminiApi } from '../mocks/mock-gemini-api';
 import { Figure, now, round, summarize } from './stats';
 
 /** The scripted ACP agent of the tests: it answers a prompt by streaming its text back. */

@@ -1,6 +1,6 @@
 import * as path from 'path';
-import { composeApp as composeAppWith } from '../composed-app';
-import { REPO_ROOT } from '../theia-backend';
+import { composeApp as composeAppWith } from '../hosts/composed-app';
+import { REPO_ROOT } from '../hosts/theia-backend';
 
 /** A Theia app composed for the startup benchmark: the browser-app, or it with one part left out. */
 export interface BenchApp {

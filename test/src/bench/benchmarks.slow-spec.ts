@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
-import { REPO_ROOT } from '../theia-backend';
+import { REPO_ROOT } from '../hosts/theia-backend';
 import { BENCH_SECTIONS, parseSections, runBenchmarks, toMarkdown, withResults } from './run-benchmarks';
 
 /**

@@ -1,11 +1,11 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { launchBrowser, waitForWorkbench } from '../browser';
-import { IdeProbe } from '../ide-probe';
-import { until } from '../processes';
-import { Sandbox, updateTheiaSettings } from '../sandbox';
-import { TheiaBackend } from '../theia-backend';
-import { TheiaWindow } from '../theia-window';
+import { launchBrowser, waitForWorkbench } from '../hosts/browser';
+import { IdeProbe } from '../hosts/ide-probe';
+import { until } from '../support/processes';
+import { Sandbox, updateTheiaSettings } from '../support/sandbox';
+import { TheiaBackend } from '../hosts/theia-backend';
+import { TheiaWindow } from '../hosts/theia-window';
 import { Figure, now, round, sleep, summarize } from './stats';
 import { BenchApp, OUR_EXTENSIONS, OurExtension, startupApps } from './bench-apps';
 

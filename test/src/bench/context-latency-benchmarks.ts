@@ -3,9 +3,9 @@ import * as http from 'http';
 import * as readline from 'readline';
 import { AddressInfo } from 'net';
 import { BENCH_FLOOR_EVENTS_ROUTE, BENCH_FLOOR_GLOBAL } from '@theia-cli-companion/bench-floor/lib/common';
-import { IdeProbe } from '../ide-probe';
-import { trackProcess, until } from '../processes';
-import { TheiaWindow } from '../theia-window';
+import { IdeProbe } from '../hosts/ide-probe';
+import { trackProcess, until } from '../support/processes';
+import { TheiaWindow } from '../hosts/theia-window';
 import { firstRpcFrame, watchRpcFrames } from './page-rpc-marks';
 import { Figure, now, round, sleep, Summary, summarize } from './stats';
 

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { TheiaWindow } from '../theia-window';
+import { TheiaWindow } from '../hosts/theia-window';
 
 interface RpcMark {
     readonly marker: string;

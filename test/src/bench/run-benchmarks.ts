@@ -2,10 +2,10 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { IdeProbe } from '../ide-probe';
-import { createSandbox, createWorkspace, Sandbox, updateTheiaSettings } from '../sandbox';
-import { REPO_ROOT, TheiaBackend } from '../theia-backend';
-import { TheiaWindow } from '../theia-window';
+import { IdeProbe } from '../hosts/ide-probe';
+import { createSandbox, createWorkspace, Sandbox, updateTheiaSettings } from '../support/sandbox';
+import { REPO_ROOT, TheiaBackend } from '../hosts/theia-backend';
+import { TheiaWindow } from '../hosts/theia-window';
 import { benchDiffLatency, benchmarkFiles, benchStartup, benchTyping } from './browser-benchmarks';
 import { benchFloorApp, startupApps } from './bench-apps';
 import { benchContextLatency } from './context-latency-benchmarks';
@@ -14,7 +14,7 @@ import { benchFanOut, benchIdeClientShare, benchThroughput, benchWindows } from 
 import { benchSnapshots } from './snapshot-benchmarks';
 import { benchCheckpointStorage } from './checkpoint-storage-benchmarks';
 import { benchAcpTurn, echoingGeminiApi, fakeAgentSetting, fakeBenchAgent, geminiBenchAgent } from './acp-turn-benchmarks';
-import { prepareGeminiAcp } from '../gemini-acp-setup';
+import { prepareGeminiAcp } from '../clis/gemini-acp-setup';
 import { benchAcpToolOutput } from './acp-tool-output-benchmarks';
 import { Figure, round } from './stats';
 

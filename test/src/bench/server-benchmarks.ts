@@ -9,7 +9,7 @@ import { ILogger } from '@theia/core/lib/common/logger';
 import { CliFlavour, GeminiCliFlavour, QwenCodeFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { createWindowCompanion, WindowCompanion } from '@theia-cli-companion/ide-companion-server/lib/node/window';
 import { WindowCompanionRegistry, CompanionLogger, WindowModuleContribution } from '@theia-cli-companion/ai-cli-core/lib/node';
-import { IdeProbe } from '../ide-probe';
+import { IdeProbe } from '../hosts/ide-probe';
 import { BareMcpServer } from './bare-mcp-server';
 import { Figure, now, round, sleep, summarize } from './stats';
 

@@ -2,7 +2,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { BlobStore, WorkspaceSnapshotter } from '@theia-cli-companion/ai-cli-core/lib/node';
-import { REPO_ROOT } from '../theia-backend';
+import { REPO_ROOT } from '../hosts/theia-backend';
 import { Figure, round, summarize } from './stats';
 
 export interface SnapshotBenchOptions {

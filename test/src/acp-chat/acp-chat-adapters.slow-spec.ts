@@ -1,0 +1,181 @@
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as path from 'path';
+import { AcpChatTestbed } from '../support/acp-chat-testbed';
+import { prepareClaudeAcp } from '../clis/claude-acp-setup';
+import { MockAnthropicApi } from '../mocks/mock-anthropic-api';
+import { MockOpenAiApi } from '../mocks/mock-openai-api';
+import { MockOpenAiResponsesApi } from '../mocks/mock-openai-responses-api';
+import { prepareCodexAcp } from '../clis/codex-acp-setup';
+import { until } from '../support/processes';
+import { prepareQwenAcp } from '../clis/qwen-acp-setup';
+
+const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
+const LETTERS = 'alpha\nbeta\ngamma\n';
+const NUMBERS = 'zero\none\ntwo\nthree\nfour\n';
+
+/**
+ * The agents the chat offers besides Gemini CLI, each the real published client offline against a
+ * local mock of its model API, all in one window: Claude Code through its ACP adapter
+ * (`claude-agent-acp` driving the pinned `claude`), Codex through its (`codex-acp`, against a mock of
+ * the Responses API), and Qwen Code's own ACP mode (`qwen --acp`).
+ */
+describe('ACP chat: Claude Code and Codex (through their adapters) and Qwen Code as chat agents', function (): void {
+    this.timeout(300000);
+    const anthropic = new MockAnthropicApi(request => {
+        if (!MockAnthropicApi.isMainConversation(request)) {
+            return MockAnthropicApi.sideAnswer(request);
+        }
+        const letters = path.join(bed.workspace, 'letters.txt');
+        const result = MockAnthropicApi.lastToolResult(request);
+        if (result?.name === 'Read') {
+            // Claude Code edits only what it has read; its Edit sends the replaced snippet, not the whole file.
+            return { toolUse: { name: 'Edit', input: { file_path: letters, old_string: 'alpha\nbeta\ngamma', new_string: 'ALPHA\nbeta\nGAMMA' } } };
+        }
+        if (result) {
+            return { text: 'Claude edited the letters.' };
+        }
+        return MockAnthropicApi.lastUserText(request).includes('[EDIT]')
+            ? { toolUse: { name: 'Read', input: { file_path: letters } } }
+            : { text: 'Hello from the mock Claude.' };
+    });
+    const openai = new MockOpenAiApi(request => {
+        const result = MockOpenAiApi.lastToolResult(request.messages);
+        if (result) {
+            return { text: `Done (${result.name}).` };
+        }
+        return MockOpenAiApi.lastUserText(request.messages).includes('[WRITE]')
+            ? { toolCall: { name: 'write_file', args: { file_path: path.join(bed.workspace, 'qwen.txt'), content: 'written by qwen\n' } } }
+            : { text: 'Hello from the mock Qwen.' };
+    });
+    const responses = new MockOpenAiResponsesApi(request => {
+        if (MockOpenAiResponsesApi.lastToolOutput(request.input)) {
+            return { text: 'Codex patched it.' };
+        }
+        return MockOpenAiResponsesApi.lastUserText(request.input).includes('[PATCH]')
+            ? { patch: '*** Begin Patch\n*** Update File: numbers.txt\n@@\n one\n-two\n+TWO\n three\n*** End Patch' }
+            : { text: 'Hello from the mock Codex.' };
+    });
+    const mocks = [anthropic, openai, responses];
+    before(() => Promise.all(mocks.map(mock => mock.start())));
+    after(() => Promise.all(mocks.map(mock => mock.stop())));
+    const bed = AcpChatTestbed.install({ 'letters.txt': LETTERS, 'numbers.txt': NUMBERS }, (sandbox, workspace) => {
+        prepareClaudeAcp(sandbox, anthropic.url);
+        prepareQwenAcp(sandbox, openai.url);
+        prepareCodexAcp(sandbox, responses.url, workspace);
+    });
+
+    beforeEach(() => bed.chat.newChat());
+
+    const explain = async (error: Error, what: string) => {
+        throw new Error(`${error.message}; ${await bed.window.describeForFailure(what)}; backend log:\n${bed.backend.log.slice(-3000)}`);
+    };
+
+    /**
+     * Starts the chat's session with a greeting, then switches it with *Set Agent Mode…* the way a user
+     * does who wants to review every edit: the current adapters start in modes that edit without asking.
+     */
+    const setMode = async (agent: string, modeName: string, logged: RegExp) => {
+        const hello = await bed.chat.send(`${agent} Say hello`, true);
+        await bed.chat.finished(hello).catch(error => explain(error, `${agent}-hello`));
+        const logBefore = bed.backend.log.length;
+        await bed.window.runCommand('Set Agent Mode').catch(error => explain(error, `${agent}-set-mode`));
+        await bed.window.pickQuickItem(modeName).catch(error => explain(error, `${agent}-pick-mode`));
+        await until(() => logged.test(bed.backend.log.slice(logBefore)), `the session in ${modeName} mode`, 20000);
+    };
+
+    it('Claude Code answers through its ACP adapter', async () => {
+        const response = await bed.chat.send('@Claude Say hello', true);
+        await bed.chat.finished(response).catch(error => explain(error, 'claude-hello'));
+        expect(await bed.chat.text(response)).to.contain('Hello from the mock Claude.');
+        expect(await response.getAttribute('aria-label')).to.match(/Claude/);
+        expect(anthropic.requests.some(request => MockAnthropicApi.lastUserText(request).includes('Say hello'))).to.equal(true);
+    });
+
+    it('Claude Code in its own default mode (Accept edits: the mock model has no Auto) edits by itself; the turn lists the file and Restore puts it back', async () => {
+        const letters = path.join(bed.workspace, 'letters.txt');
+        const response = await bed.chat.send('@Claude Shout the first and last [EDIT]', true);
+        await bed.chat.finished(response).catch(error => explain(error, 'claude-default-mode'));
+        expect(fs.readFileSync(letters, 'utf8'), 'Claude\'s own edit').to.equal('ALPHA\nbeta\nGAMMA\n');
+        expect(await response.locator('.theia-QuestionPartRenderer-root').count(), 'nothing asked in this mode').to.equal(0);
+        expect(await bed.chat.text(response)).to.contain('Claude edited the letters.').and.to.contain('Changed in this turn: letters.txt.');
+        await response.locator('button', { hasText: 'Restore to Before This Turn' }).click();
+        await until(() => fs.readFileSync(letters, 'utf8') === LETTERS, 'letters.txt as it was before the turn', 20000);
+    });
+
+    it('Claude Code in Manual mode (Set Agent Mode…): its Edit is reviewed as the whole file; with one change rejected, the file ends with the reviewed text', async () => {
+        await setMode('@Claude', 'Manual', /mode default/);
+        const letters = path.join(bed.workspace, 'letters.txt');
+        const response = await bed.chat.send('@Claude Shout the first and last [EDIT]', true);
+        await bed.window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 60000 }).catch(error => explain(error, 'claude-edit'));
+        await until(async () => await bed.window.proposalText() === 'ALPHA\nbeta\nGAMMA\n', 'the whole file proposed', 20000)
+            .catch(async error => { throw new Error(`${error.message}: ${JSON.stringify(await bed.window.proposalText())}`); });
+        expect(fs.readFileSync(letters, 'utf8'), 'nothing written before the user decides').to.equal(LETTERS);
+        await bed.window.focusProposal();
+        await bed.window.goTo(1, 1);
+        await bed.window.runCommand('CLI Companion: Reject Change', { keepFocus: true });
+        await until(async () => (await bed.window.proposalText()).startsWith('alpha\n'), 'the first change rejected', 10000);
+        await bed.window.page.locator('#theia-main-content-panel .lm-TabBar-toolbar .codicon-check').first().click();
+
+        // Claude Code writes its own text itself; the IDE then puts the reviewed text in its place.
+        await until(() => fs.readFileSync(letters, 'utf8') === 'alpha\nbeta\nGAMMA\n', 'the reviewed text in the file', 60000)
+            .catch(error => { throw new Error(`${error.message}: ${JSON.stringify(fs.readFileSync(letters, 'utf8'))}`); });
+        await bed.chat.finished(response);
+        const text = await bed.chat.text(response);
+        expect(text).to.contain('as you reviewed it').and.to.contain('Claude edited the letters.');
+        expect(bed.backend.log).to.match(/replaced the agent's write of \S*letters\.txt with the user's reviewed text/);
+
+        // The turn is a checkpoint, though Claude Code wrote the file itself: restoring it brings the file back.
+        expect(text).to.contain('Changed in this turn: letters.txt.');
+        await response.locator('button', { hasText: 'Restore to Before This Turn' }).click();
+        await until(() => fs.readFileSync(letters, 'utf8') === LETTERS, 'letters.txt as it was before the turn', 20000);
+    });
+
+    it('Qwen Code answers, and writes a file only after the user allows it in the diff review', async () => {
+        const hello = await bed.chat.send('@Qwen Say hello', true);
+        await bed.chat.finished(hello).catch(error => explain(error, 'qwen-hello'));
+        expect(await bed.chat.text(hello)).to.contain('Hello from the mock Qwen.');
+
+        const target = path.join(bed.workspace, 'qwen.txt');
+        const response = await bed.chat.send('@Qwen Write it [WRITE]', true);
+        const question = response.locator('.theia-QuestionPartRenderer-root').last();
+        await question.waitFor({ state: 'visible', timeout: 60000 }).catch(error => explain(error, 'qwen-permission'));
+        await bed.window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 20000 });
+        expect(fs.existsSync(target), 'nothing written before the user decides').to.equal(false);
+        await bed.window.page.locator('#theia-main-content-panel .lm-TabBar-toolbar .codicon-check').first().click();
+        await until(() => fs.existsSync(target) && fs.readFileSync(target, 'utf8') === 'written by qwen\n', 'the file written', 30000);
+        await bed.chat.finished(response);
+        expect(await bed.chat.text(response)).to.contain('Done (write_file).');
+        expect(bed.backend.log).to.match(/the agent wrote \S*qwen\.txt/);
+    });
+
+    it('Codex answers through its ACP adapter; in its default mode (Auto review) it patches by itself, the turn lists the file and Restore puts it back', async () => {
+        const hello = await bed.chat.send('@Codex Say hello', true);
+        await bed.chat.finished(hello).catch(error => explain(error, 'codex-hello'));
+        const helloText = await bed.chat.text(hello);
+        expect(helloText).to.contain('Hello from the mock Codex.');
+        expect(helloText, 'a model Codex knows').not.to.contain('Model metadata');
+
+        const numbers = path.join(bed.workspace, 'numbers.txt');
+        const response = await bed.chat.send('@Codex Shout two [PATCH]', true);
+        await bed.chat.finished(response).catch(error => explain(error, 'codex-default-mode'));
+        expect(fs.readFileSync(numbers, 'utf8'), 'Codex\'s own patch').to.equal('zero\none\nTWO\nthree\nfour\n');
+        expect(await bed.chat.text(response)).to.contain('Codex patched it.').and.to.contain('Changed in this turn: numbers.txt.');
+        await response.locator('button', { hasText: 'Restore to Before This Turn' }).click();
+        await until(() => fs.readFileSync(numbers, 'utf8') === NUMBERS, 'numbers.txt as it was before the turn', 20000);
+    });
+
+    it('Codex in Read-only mode (Set Agent Mode…): its patch (a snippet with context) is reviewed as the whole file and written once allowed', async () => {
+        await setMode('@Codex', 'Read-only', /mode read-only/);
+        const numbers = path.join(bed.workspace, 'numbers.txt');
+        const response = await bed.chat.send('@Codex Shout two [PATCH]', true);
+        await bed.window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 60000 }).catch(error => explain(error, 'codex-patch'));
+        await until(async () => await bed.window.proposalText() === 'zero\none\nTWO\nthree\nfour\n', 'the whole file proposed', 20000)
+            .catch(async error => { throw new Error(`${error.message}: ${JSON.stringify(await bed.window.proposalText())}`); });
+        expect(fs.readFileSync(numbers, 'utf8'), 'nothing written before the user decides').to.equal(NUMBERS);
+        await bed.window.page.locator('#theia-main-content-panel .lm-TabBar-toolbar .codicon-check').first().click();
+        await until(() => fs.readFileSync(numbers, 'utf8') === 'zero\none\nTWO\nthree\nfour\n', 'Codex to write the file', 60000);
+        await bed.chat.finished(response);
+        expect(await bed.chat.text(response)).to.contain('Codex patched it.').and.to.contain('Changed in this turn: numbers.txt.');
+    });
+});

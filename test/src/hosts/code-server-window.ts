@@ -1,0 +1,196 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { BrowserContext, Locator, Page } from 'playwright-core';
+import { launchBrowser } from './browser';
+import { BrowserTerminal } from './browser-terminal';
+import { until } from '../support/processes';
+import { Sandbox } from '../support/sandbox';
+
+const STATUS_ITEM = '.statusbar-item:has-text("CLI")';
+const DIFF_EDITOR = '.editor-group-container.active .monaco-diff-editor';
+
+/** Drives one code-server window the way a user does: keyboard, terminal, title bar, status bar. */
+export class CodeServerWindow {
+    protected readonly terminal: BrowserTerminal;
+
+    constructor(readonly page: Page, protected readonly scratchDir: string, protected readonly context: BrowserContext) {
+        this.terminal = new BrowserTerminal(page, scratchDir, '.terminal-wrapper .xterm-helper-textarea', what => this.describeForFailure(what));
+    }
+
+    /** A new window in its own browser profile, once the workbench is up and the extension's status bar item shows. */
+    static async open(sandbox: Sandbox, url: string): Promise<CodeServerWindow> {
+        const context = await launchBrowser(sandbox);
+        try {
+            const page = await context.newPage();
+            await page.goto(url);
+            await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
+            const window = new CodeServerWindow(page, sandbox.tmp, context);
+            await page.locator(STATUS_ITEM).first().waitFor({ timeout: 60000 }).catch(async error => {
+                throw new Error(`${(error as Error).message}; ${await window.describeForFailure('code-server-window')}`);
+            });
+            return window;
+        } catch (error) {
+            await context.close();
+            throw error;
+        }
+    }
+
+    async close(): Promise<void> {
+        await this.page.close().catch(() => undefined);
+        await this.context.close().catch(() => undefined);
+    }
+
+    async statusText(): Promise<string> {
+        return (await this.page.locator(STATUS_ITEM).first().innerText()).trim();
+    }
+
+    async waitForStatus(pattern: RegExp, timeoutMs = 30000): Promise<void> {
+        await until(async () => pattern.test(await this.statusText().catch(() => '')), `the status bar item to match ${pattern}`, timeoutMs);
+    }
+
+    /** Opens a new terminal (Ctrl+Shift+`) and waits until its shell runs commands. */
+    async openTerminal(): Promise<void> {
+        const inputs = this.page.locator('.terminal-wrapper .xterm-helper-textarea');
+        const before = await inputs.count();
+        await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 300 } }).catch(() => undefined);
+        await this.page.keyboard.press('Control+Shift+Backquote');
+        await until(async () => await inputs.count() > before && await this.terminal.hasFocus(), 'a new, focused terminal', 30000);
+        await this.terminal.run('true', 60000);
+    }
+
+    run(command: string, timeoutMs = 30000): Promise<void> {
+        return this.terminal.run(command, timeoutMs);
+    }
+
+    terminalEnvironment(cwd?: string): Promise<Record<string, string>> {
+        return this.terminal.environment(cwd);
+    }
+
+    /** Opens a workspace file with Quick Open (Ctrl+P) and waits for its editor to have the focus. */
+    async openFile(relativePath: string): Promise<void> {
+        const name = path.basename(relativePath);
+        await this.focusEditorArea();
+        await this.page.keyboard.press('Control+p');
+        const input = this.page.locator('.quick-input-widget input');
+        await input.waitFor({ state: 'visible' });
+        await input.fill(relativePath);
+        await this.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+        await input.press('Enter');
+        await until(async () => {
+            const active = await this.page.locator('.editor-group-container.active .tab.active').innerText().catch(() => '');
+            return active.includes(name) && await this.page.evaluate(() => !!document.activeElement?.closest('.monaco-editor'));
+        }, `the editor of ${relativePath}`, 20000);
+    }
+
+    /** Moves the cursor with Go to Line (Ctrl+G): 1-based line and column. */
+    async goTo(line: number, column: number): Promise<void> {
+        await this.page.keyboard.press('Control+g');
+        const input = this.page.locator('.quick-input-widget input');
+        await input.waitFor({ state: 'visible' });
+        await input.fill(`:${line}:${column}`);
+        await input.press('Enter');
+        await until(async () => (await this.page.locator('.statusbar-item').allInnerTexts()).some(text => text.includes(`Ln ${line}, Col ${column}`)),
+            `the cursor at Ln ${line}, Col ${column}`, 10000);
+    }
+
+    /** Runs a command from the command palette (F1), picking the row that shows `label`. */
+    async runCommand(label: string): Promise<void> {
+        await this.focusEditorArea();
+        await this.page.keyboard.press('F1');
+        const input = this.page.locator('.quick-input-widget input');
+        await input.waitFor({ state: 'visible' });
+        await input.fill(`>${label}`);
+        await this.page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().waitFor();
+        await input.press('Enter');
+    }
+
+    /** The diff editor of the active group, once it shows a proposal. */
+    async waitForDiff(name: string, timeoutMs = 30000): Promise<Locator> {
+        const tab = this.page.locator('.editor-group-container.active .tab.active', { hasText: name });
+        await tab.waitFor({ timeout: timeoutMs });
+        const diff = this.page.locator(DIFF_EDITOR);
+        await diff.waitFor({ timeout: timeoutMs });
+        return diff;
+    }
+
+    async diffCount(): Promise<number> {
+        return this.page.locator('.monaco-diff-editor').count();
+    }
+
+    /** Types `text` at the end of the proposal (the diff's right side). */
+    async appendToProposal(text: string): Promise<void> {
+        const modified = this.page.locator(`${DIFF_EDITOR} .editor.modified`);
+        await modified.locator('.view-lines').click();
+        await this.page.keyboard.press('Control+End');
+        await this.page.keyboard.type(text);
+    }
+
+    /** The changes the diff editor shows, as its gutter lists them (one item per change). */
+    changeCount(): Promise<number> {
+        return this.page.locator(`${DIFF_EDITOR} .gutterItem`).count();
+    }
+
+    /** Reverts one change of the proposal with the arrow the diff's gutter shows when the change is hovered. */
+    async revertChange(index: number): Promise<void> {
+        const before = await this.changeCount();
+        const item = this.page.locator(`${DIFF_EDITOR} .gutterItem`).nth(index);
+        await item.hover();
+        await item.locator('.action-label.codicon-arrow-right').click();
+        await until(async () => await this.changeCount() < before, 'the change to be reverted', 10000);
+    }
+
+    /** Saves the proposal (the diff's right side) with Ctrl+S: our keybinding there accepts it. */
+    async saveProposal(): Promise<void> {
+        await this.page.locator(`${DIFF_EDITOR} .editor.modified .view-lines`).click();
+        await this.page.keyboard.press('Control+s');
+    }
+
+    /** Closes the active editor with Ctrl+W, as a user does. */
+    async closeActiveEditor(): Promise<void> {
+        const tabs = this.page.locator('.editor-group-container.active .tab');
+        const before = await tabs.count();
+        await this.page.keyboard.press('Control+w');
+        await until(async () => await tabs.count() < before, 'the editor to close', 10000);
+    }
+
+    /** Flips a boolean setting (the search's first result) in the Settings editor, as a user does; the editor is closed again. */
+    async toggleSetting(id: string): Promise<void> {
+        await this.runCommand('Preferences: Open User Settings');
+        const editor = this.page.locator('.settings-editor');
+        await editor.waitFor();
+        await this.page.locator('.settings-editor .suggest-input-container .monaco-editor textarea').focus();
+        await this.page.keyboard.type(id);
+        // The search is fuzzy: the exact match comes first.
+        const item = this.page.locator('.settings-editor .setting-item-contents').first();
+        await until(async () => (await this.page.locator('.settings-editor .settings-count-widget').innerText().catch(() => '')).includes('Found'),
+            `the search for ${id}`, 10000);
+        await item.locator('.setting-value-checkbox').click();
+        await this.closeActiveEditor();
+    }
+
+    /** Answers the modal dialog in front of the workbench with the button that reads `label`. */
+    async answerDialog(label: string | RegExp, timeoutMs = 30000): Promise<void> {
+        const button = this.page.locator('.monaco-dialog-box .dialog-buttons .monaco-button', { hasText: label }).first();
+        await button.waitFor({ timeout: timeoutMs });
+        await button.click();
+        await button.waitFor({ state: 'detached', timeout: 10000 });
+    }
+
+    /** Clicks one of the diff's title bar actions (✓ Accept Diff, ✗ Reject Diff). */
+    async clickTitleAction(label: string): Promise<void> {
+        await this.page.locator(`.editor-group-container.active .editor-actions .action-label[aria-label^="${label}"]`).first().click();
+    }
+
+    async describeForFailure(what: string): Promise<string> {
+        const dir = path.resolve(__dirname, '..', '..', '..', 'test-results');
+        fs.mkdirSync(dir, { recursive: true });
+        const file = path.join(dir, `${what}-${Date.now()}.png`);
+        await this.page.screenshot({ path: file }).catch(() => undefined);
+        const notifications = await this.page.locator('.notification-list-item-message').allInnerTexts().catch(() => []);
+        return `screenshot ${file}; notifications: ${JSON.stringify(notifications)}`;
+    }
+
+    protected async focusEditorArea(): Promise<void> {
+        await this.page.locator('.editor-group-container.active').click({ position: { x: 300, y: 200 } }).catch(() => undefined);
+    }
+}

@@ -3,6 +3,6 @@
 export * from './companion-logger';
 export * from './contributions';
 export * from './file-uri';
-export * from './stdio-bridge-command';
+export * from './discovery/stdio-bridge-command';
 export * from './window-companion-options';
 export type * from './window-companion';

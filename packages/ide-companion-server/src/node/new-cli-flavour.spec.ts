@@ -8,7 +8,7 @@ import type { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/
 import type { IdeTransport } from '@theia-cli-companion/cli-process/lib/common';
 import { WindowCompanion, createWindowCompanion } from './window';
 import { RecordingLogger, RecordingWindow, connectTestClient, until } from './test';
-import { claudeWindowModule } from './claude-window-module';
+import { claudeWindowModule } from './claude-code/claude-window-module';
 import { ClaudeWire } from './test/claude-wire';
 
 /**

@@ -1,15 +1,15 @@
 import { Container, ContainerModule, interfaces } from 'inversify';
 import { bindContributions, Contributions } from './contributions';
-import { CompanionMcpServer } from './companion-mcp-server';
-import { DiffReviewManager } from './diff-review-manager';
-import { IdeContextTools } from './ide-context-tools';
-import { IdeDiffTools } from './ide-diff-tools';
+import { StreamableHttpMcpServer } from './streamable-http/streamable-http-mcp-server';
+import { DiffReviewManager } from './diff/diff-review-manager';
+import { IdeContextTools } from './tools/ide-context-tools';
+import { IdeDiffTools } from './diff/ide-diff-tools';
 import { McpEndpoint } from './mcp-endpoint';
-import { McpToolContribution, registerContributedTools } from './mcp-tool-contribution';
+import { McpToolContribution, registerContributedTools } from './tools/mcp-tool-contribution';
 import { WindowCompanion } from './window-companion';
 import { WindowCompanionOptions } from './window-companion-options';
 import { WindowContext } from './window-context';
-import { WindowCredentials } from './window-credentials';
+import { WindowCredentials } from './guards/window-credentials';
 
 /** The window's tool contributions, for an endpoint to register with each of its sessions. */
 export const contributedToolsOf = (context: interfaces.Context) => context.container.getNamed<Contributions<McpToolContribution>>(Contributions, McpToolContribution);
@@ -34,16 +34,16 @@ export const windowCompanionModule = new ContainerModule(bind => {
     bind(McpToolContribution).toService(IdeDiffTools);
 
     bindContributions(bind, McpEndpoint);
-    bind(CompanionMcpServer).toDynamicValue(context => {
+    bind(StreamableHttpMcpServer).toDynamicValue(context => {
         const { options, log } = context.container.get(WindowContext);
         const credentials = context.container.get(WindowCredentials);
-        return new CompanionMcpServer({
+        return new StreamableHttpMcpServer({
             authTokens: () => credentials.credentialsFor('mcp-streamable-http'), logger: log,
             streamGraceMs: options.streamGraceMs, idleSessionMs: options.idleSessionMs,
             configureSession: registerContributedTools(contributedToolsOf(context), 'mcp-streamable-http')
         });
     }).inSingletonScope();
-    bind(McpEndpoint).toService(CompanionMcpServer);
+    bind(McpEndpoint).toService(StreamableHttpMcpServer);
 });
 
 /**

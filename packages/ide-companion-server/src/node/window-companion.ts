@@ -1,4 +1,4 @@
-import { AppliedChangeLedger } from './applied-change-ledger';
+import { AppliedChangeLedger } from './diff/applied-change-ledger';
 import * as fs from 'fs';
 import * as path from 'path';
 import { inject, injectable, named, postConstruct } from 'inversify';
@@ -8,17 +8,17 @@ import { CliFlavour, DiscoveryEndpoint, writeFileWithinRoots } from '@theia-cli-
 import { IdeContext, CliFlavourId, ClaudeAtMentioned, ClaudeAtMentionedSchema, MCP_ENDPOINT_PATH } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { describeError, formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
 import { CliSessionInfo, CompanionEvent, IdeCompanionFrontendClient, SessionCredential, WindowCompanionStatus } from '../common/window-protocol';
-import { DiffReviewManager } from './diff-review-manager';
-import { fileUriInWorkspace } from './ide-context-tools';
+import { DiffReviewManager } from './diff/diff-review-manager';
+import { fileUriInWorkspace } from './tools/ide-context-tools';
 import { WindowEditorState } from '../common/open-editors-model';
 import { editorsWithinRoots, ideContextFromEditorState, withoutActiveEditor } from './ide-context-from-editor-state';
 import { CompanionLogger } from './companion-logger';
-import { CompanionMcpServer } from './companion-mcp-server';
-import { DiscoveryFiles } from './discovery-files';
+import { StreamableHttpMcpServer } from './streamable-http/streamable-http-mcp-server';
+import { DiscoveryFiles } from './discovery/discovery-files';
 import { McpEndpoint } from './mcp-endpoint';
 import { WindowCompanionOptions } from './window-companion-options';
 import { WindowContext } from './window-context';
-import { WindowCredentials } from './window-credentials';
+import { WindowCredentials } from './guards/window-credentials';
 import { WindowEventLog } from './window-event-log';
 
 /** Where an ACP agent the window started reaches its server, and the secret only that agent holds. */
@@ -51,8 +51,8 @@ export class WindowCompanion {
     readonly diffs: DiffReviewManager;
 
     /** The window's Streamable HTTP endpoint: Gemini CLI's and Qwen Code's, and its ACP agents'. */
-    @inject(CompanionMcpServer)
-    readonly server: CompanionMcpServer;
+    @inject(StreamableHttpMcpServer)
+    readonly server: StreamableHttpMcpServer;
 
     @inject(Contributions) @named(McpEndpoint)
     protected readonly endpointProvider: Contributions<McpEndpoint>;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { RefusalLog } from './refusal-log';
-import { RecordingLogger } from './test/recording-logger';
-import { until } from './test/mcp-test-client';
+import { RecordingLogger } from '../test/recording-logger';
+import { until } from '../test/mcp-test-client';
 
 const ORIGIN = { status: 403, kind: 'Origin', reason: 'Forbidden: a web page' };
 const TOKEN = { status: 401, kind: 'invalid token', reason: 'Unauthorized: invalid bearer token' };

@@ -1,15 +1,15 @@
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
-import { connectTestClient, TestClient, until } from './test/mcp-test-client';
+import { connectTestClient, TestClient, until } from '../test/mcp-test-client';
 import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
-import { toRpcText } from '../common/rpc-text';
-import { WindowCompanion } from './window-companion';
-import { createWindowCompanion } from './window-companion-module';
-import { RecordingLogger } from './test/recording-logger';
-import { RecordingWindow } from './test/recording-window';
+import { toRpcText } from '../../common/rpc-text';
+import { WindowCompanion } from '../window-companion';
+import { createWindowCompanion } from '../window-companion-module';
+import { RecordingLogger } from '../test/recording-logger';
+import { RecordingWindow } from '../test/recording-window';
 
 interface Cli extends TestClient { call(name: string, args: unknown): Promise<CallToolResult> }
 

@@ -1,5 +1,5 @@
 import type { Disposable } from 'vscode-jsonrpc';
-import { CompanionLogger } from './companion-logger';
+import { CompanionLogger } from '../companion-logger';
 
 /** Why a window endpoint turned a request or connection away; never quotes a secret. */
 export interface Refusal {

@@ -1,8 +1,8 @@
 import { inject, injectable } from 'inversify';
 import { CloseDiffArgumentsSchema, IdeNotification, IdeNotificationSchema, IdeToolName, OpenDiffArgumentsSchema } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { DiffReviewManager } from './diff-review-manager';
-import { McpSessionContext, McpToolContribution } from './mcp-tool-contribution';
-import { LooseRegisterTool } from './mcp-tool-results';
+import { McpSessionContext, McpToolContribution } from '../tools/mcp-tool-contribution';
+import { LooseRegisterTool } from '../tools/mcp-tool-results';
 
 /**
  * Gemini CLI's and Qwen Code's diff tools, for the sessions a CLI opened with its discovery secret

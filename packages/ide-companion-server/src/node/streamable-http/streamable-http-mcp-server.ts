@@ -9,16 +9,16 @@ import {
     COMPANION_SERVER_INFO, MCP_ENDPOINT_PATH, MCP_MAX_REQUEST_BYTES, IdeContext, IdeNotification, IdeNotificationMethod, IdeNotificationSchema
 } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { isAuthorizedBearer } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
-import { CliSessionInfo, SessionCredential } from '../common/window-protocol';
-import { sanitizeClientText } from '../common/client-text';
-import { CompanionLogger } from './companion-logger';
-import { createMcpRequestGuard, jsonRpcError } from './mcp-request-guard';
-import { LoopbackServer } from './loopback-server';
-import { DEFAULT_MAX_SESSIONS, EditorSnapshot, McpEndpoint } from './mcp-endpoint';
-import { Refusal, RefusalLog } from './refusal-log';
+import { CliSessionInfo, SessionCredential } from '../../common/window-protocol';
+import { sanitizeClientText } from '../../common/client-text';
+import { CompanionLogger } from '../companion-logger';
+import { createMcpRequestGuard, jsonRpcError } from '../guards/mcp-request-guard';
+import { LoopbackServer } from '../guards/loopback-server';
+import { DEFAULT_MAX_SESSIONS, EditorSnapshot, McpEndpoint } from '../mcp-endpoint';
+import { Refusal, RefusalLog } from '../guards/refusal-log';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 
-export interface CompanionMcpServerOptions {
+export interface StreamableHttpMcpServerOptions {
     /** The secret of each credential (advertised CLI flavours, ACP agents); read on every request, so it may change. */
     readonly authTokens: () => ReadonlyMap<SessionCredential, string>;
     readonly logger: CompanionLogger;
@@ -62,7 +62,7 @@ const CONNECTIONS_PER_SESSION = 4;
  * but the last: modelcontextprotocol/typescript-sdk#961). Gemini CLI, Qwen Code and the window's ACP
  * agents connect here; each session hears of the editor as `ide/contextUpdate`.
  */
-export class CompanionMcpServer implements McpEndpoint {
+export class StreamableHttpMcpServer implements McpEndpoint {
     readonly transport = 'mcp-streamable-http';
     protected readonly sessions = new Map<string, Session>();
     /** Transports of initialize requests under way: they count against the session limit too. */
@@ -82,7 +82,7 @@ export class CompanionMcpServer implements McpEndpoint {
     protected context?: IdeContext;
     protected contextJson = '';
 
-    constructor(protected readonly options: CompanionMcpServerOptions) { }
+    constructor(protected readonly options: StreamableHttpMcpServerOptions) { }
 
     get port(): number {
         return this._port;

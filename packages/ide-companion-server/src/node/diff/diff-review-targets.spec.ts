@@ -5,11 +5,11 @@ import * as path from 'path';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
-import { connectTestClient, TestClient } from './test/mcp-test-client';
-import { RecordingLogger } from './test/recording-logger';
-import { RecordingWindow } from './test/recording-window';
-import { WindowCompanion } from './window-companion';
-import { createWindowCompanion } from './window-companion-module';
+import { connectTestClient, TestClient } from '../test/mcp-test-client';
+import { RecordingLogger } from '../test/recording-logger';
+import { RecordingWindow } from '../test/recording-window';
+import { WindowCompanion } from '../window-companion';
+import { createWindowCompanion } from '../window-companion-module';
 
 /**
  * What openDiff will not show, whatever a CLI asks: anything in the workspace that is not a regular

@@ -1,7 +1,7 @@
 import type { WebSocket } from 'ws';
 import { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
-import { jsonRpcError } from './mcp-request-guard';
+import { jsonRpcError } from '../guards/mcp-request-guard';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 
 /**

@@ -8,10 +8,10 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
 import { resolveBridgeScript, stdioBridgeCommand } from './stdio-bridge-command';
-import { WindowCompanion } from './window-companion';
-import { createWindowCompanion } from './window-companion-module';
-import { RecordingLogger } from './test/recording-logger';
-import { until } from './test/mcp-test-client';
+import { WindowCompanion } from '../window-companion';
+import { createWindowCompanion } from '../window-companion-module';
+import { RecordingLogger } from '../test/recording-logger';
+import { until } from '../test/mcp-test-client';
 
 /** The stdio relay a CLI in a container spawns from the discovery file, run as a real process. */
 describe('stdio bridge', function (): void {

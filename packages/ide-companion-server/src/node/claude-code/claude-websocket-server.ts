@@ -8,13 +8,13 @@ import { tokensEqual } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import {
     COMPANION_SERVER_INFO, CLAUDE_CODE_AUTH_HEADER, CLAUDE_CODE_SUBPROTOCOL, ClaudeAtMentioned, ClaudeIdeConnectedSchema, ClaudeNotificationMethod, ClaudeSelectionChanged
 } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { CliSessionInfo, SessionCredential, sanitizeClientText } from '../common';
+import { CliSessionInfo, SessionCredential, sanitizeClientText } from '../../common';
 import { claudeSelectionFromEditorState } from './claude-selection';
-import type { CompanionLogger } from './companion-logger';
-import { LoopbackServer } from './loopback-server';
-import { DEFAULT_MAX_SESSIONS, EditorSnapshot, McpEndpoint } from './mcp-endpoint';
-import { describeHost, isAllowedHost } from './mcp-request-guard';
-import { Refusal, RefusalLog } from './refusal-log';
+import type { CompanionLogger } from '../companion-logger';
+import { LoopbackServer } from '../guards/loopback-server';
+import { DEFAULT_MAX_SESSIONS, EditorSnapshot, McpEndpoint } from '../mcp-endpoint';
+import { describeHost, isAllowedHost } from '../guards/mcp-request-guard';
+import { Refusal, RefusalLog } from '../guards/refusal-log';
 import { WebSocketServerTransport } from './websocket-server-transport';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 

@@ -1,6 +1,6 @@
-import { FileUri } from './file-uri';
+import { FileUri } from '../file-uri';
 import { ClaudeSelectionChanged, ClaudeSelectionChangedSchema } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { truncateSelection, WindowEditorState } from '../common';
+import { truncateSelection, WindowEditorState } from '../../common';
 
 /**
  * The `selection_changed` params for the window's active file editor (0-based, as Claude Code

@@ -2,14 +2,14 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
 import { WebSocket } from 'ws';
-import { FileUri } from './file-uri';
+import { FileUri } from '../file-uri';
 import { ClaudeCodeFlavour, GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { expectStillServing, HostileFiles, useTemporaryHome, within } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
-import { toRpcText } from '../common';
-import { WindowCompanion, createWindowCompanion } from './window';
-import { RecordingLogger, RecordingWindow, until } from './test';
+import { toRpcText } from '../../common';
+import { WindowCompanion, createWindowCompanion } from '../window';
+import { RecordingLogger, RecordingWindow, until } from '../test';
 import { claudeWindowModule } from './claude-window-module';
-import { ClaudeWire, refusedWith } from './test/claude-wire';
+import { ClaudeWire, refusedWith } from '../test/claude-wire';
 
 describe('Claude Code WebSocket endpoint', () => {
     let home: ReturnType<typeof useTemporaryHome>;

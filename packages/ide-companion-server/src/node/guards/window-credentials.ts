@@ -2,8 +2,8 @@ import { inject, injectable } from 'inversify';
 import type { IdeTransport } from '@theia-cli-companion/cli-process/lib/common';
 import type { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { CliFlavour, createAuthToken } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
-import type { SessionCredential } from '../common/window-protocol';
-import { WindowCompanionOptions } from './window-companion-options';
+import type { SessionCredential } from '../../common/window-protocol';
+import { WindowCompanionOptions } from '../window-companion-options';
 
 /**
  * The secrets of one window: one per advertised flavour (in its discovery file; a flavour turned off

@@ -1,15 +1,15 @@
 import * as path from 'path';
 import { inject, injectable } from 'inversify';
-import { FileUri } from './file-uri';
+import { FileUri } from '../file-uri';
 import { z } from 'zod';
 import {
     DocumentArgumentsSchema, FileDiagnostics, GetDiagnosticsArgumentsSchema, IdeContextToolName, NoArgumentsSchema, OpenFileArgumentsSchema
 } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { checkInsideRoots, describeRefusal, isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
-import { IdeCompanionFrontendClient } from '../common/window-protocol';
+import { IdeCompanionFrontendClient } from '../../common/window-protocol';
 import { McpSessionContext, McpToolContribution } from './mcp-tool-contribution';
 import { textResult, validatedTools } from './mcp-tool-results';
-import { WindowContext } from './window-context';
+import { WindowContext } from '../window-context';
 
 /**
  * The IDE tools beyond diffs, for every Streamable HTTP session (Gemini CLI, Qwen Code, ACP agents):

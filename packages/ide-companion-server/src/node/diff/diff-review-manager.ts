@@ -2,20 +2,20 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { randomUUID } from 'crypto';
 import { inject, injectable, named } from 'inversify';
-import { Contributions } from './contributions';
+import { Contributions } from '../contributions';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { FileUri } from './file-uri';
+import { FileUri } from '../file-uri';
 import {
     CloseDiffArgumentsSchema, OpenDiffArgumentsSchema, IdeNotification, IdeNotificationMethod
 } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { CliSessionInfo, DiffOutcome, IdeCompanionFrontendClient, ReviewOrigin } from '../common/window-protocol';
-import { fromRpcText, toRpcText } from '../common/rpc-text';
-import { sanitizeClientText } from '../common/client-text';
+import { CliSessionInfo, DiffOutcome, IdeCompanionFrontendClient, ReviewOrigin } from '../../common/window-protocol';
+import { fromRpcText, toRpcText } from '../../common/rpc-text';
+import { sanitizeClientText } from '../../common/client-text';
 import { Emitter, Event } from 'vscode-jsonrpc';
-import { CompanionLogger } from './companion-logger';
-import { McpEndpoint } from './mcp-endpoint';
-import { toolError } from './mcp-tool-results';
-import { WindowContext } from './window-context';
+import { CompanionLogger } from '../companion-logger';
+import { McpEndpoint } from '../mcp-endpoint';
+import { toolError } from '../tools/mcp-tool-results';
+import { WindowContext } from '../window-context';
 import { checkInsideRoots, describeRefusal } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { describeError, formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
 

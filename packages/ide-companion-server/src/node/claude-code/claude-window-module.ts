@@ -1,9 +1,9 @@
 import { ContainerModule } from 'inversify';
-import { McpEndpoint } from './mcp-endpoint';
-import { McpToolContribution, registerContributedTools } from './mcp-tool-contribution';
-import { contributedToolsOf } from './window-companion-module';
-import { WindowContext } from './window-context';
-import { WindowCredentials } from './window-credentials';
+import { McpEndpoint } from '../mcp-endpoint';
+import { McpToolContribution, registerContributedTools } from '../tools/mcp-tool-contribution';
+import { contributedToolsOf } from '../window-companion-module';
+import { WindowContext } from '../window-context';
+import { WindowCredentials } from '../guards/window-credentials';
 import { ClaudeIdeTools } from './claude-ide-tools';
 import { ClaudeWebSocketServer } from './claude-websocket-server';
 

@@ -1,7 +1,7 @@
 import type { Request, Response, NextFunction, RequestHandler } from 'express';
 import { matchBearer } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
-import { SessionCredential } from '../common/window-protocol';
-import { sanitizeClientText } from '../common/client-text';
+import { SessionCredential } from '../../common/window-protocol';
+import { sanitizeClientText } from '../../common/client-text';
 import type { Refusal } from './refusal-log';
 
 export interface McpRequestGuardOptions {

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { IdeTransport } from '@theia-cli-companion/cli-process/lib/common';
-import type { Contributions } from './contributions';
-import type { SessionCredential } from '../common/window-protocol';
+import type { Contributions } from '../contributions';
+import type { SessionCredential } from '../../common/window-protocol';
 
 /** One MCP session of a window's endpoint, as a tool contribution sees it when the session starts. */
 export interface McpSessionContext {

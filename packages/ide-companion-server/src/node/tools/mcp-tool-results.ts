@@ -1,9 +1,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { CompanionLogger } from './companion-logger';
+import { CompanionLogger } from '../companion-logger';
 import { describeError, formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
-import { sanitizeClientText } from '../common/client-text';
+import { sanitizeClientText } from '../../common/client-text';
 
 /** Reasons in log lines quote what a client sent (paths, argument names): cleaned, and cut here. */
 const MAX_LOGGED_REASON_LENGTH = 1000;

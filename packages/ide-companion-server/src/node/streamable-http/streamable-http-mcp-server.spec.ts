@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import * as net from 'net';
 import { EmptyResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { CompanionMcpServer } from './companion-mcp-server';
-import { RecordingLogger } from './test/recording-logger';
-import { rawRequest } from './test/raw-http';
-import { connectTestClient, until } from './test/mcp-test-client';
-import { SessionCredential } from '../common/window-protocol';
+import { StreamableHttpMcpServer } from './streamable-http-mcp-server';
+import { RecordingLogger } from '../test/recording-logger';
+import { rawRequest } from '../test/raw-http';
+import { connectTestClient, until } from '../test/mcp-test-client';
+import { SessionCredential } from '../../common/window-protocol';
 
 const TOKEN = 'a'.repeat(43);
 const initialize = JSON.stringify({
@@ -19,8 +19,8 @@ const AGENT_TOKEN = 'g'.repeat(43);
 const GEMINI = { flavour: 'gemini', label: 'Gemini CLI' } as const;
 const AGENT = { label: 'Some ACP agent' } as const;
 
-describe('CompanionMcpServer', () => {
-    let server: CompanionMcpServer;
+describe('StreamableHttpMcpServer', () => {
+    let server: StreamableHttpMcpServer;
     let logger: RecordingLogger;
     let port: number;
     const json = (extra: Record<string, string> = {}) => ({
@@ -29,7 +29,7 @@ describe('CompanionMcpServer', () => {
 
     beforeEach(async () => {
         logger = new RecordingLogger();
-        server = new CompanionMcpServer({
+        server = new StreamableHttpMcpServer({
             authTokens: () => new Map<SessionCredential, string>([[GEMINI, TOKEN], [AGENT, AGENT_TOKEN]]), logger, maxBodyBytes: 64 * 1024, streamGraceMs: 200
         });
         port = await server.start();
@@ -166,7 +166,7 @@ describe('CompanionMcpServer', () => {
         });
 
         it('ends a session that never opens its event stream once it has been idle for the limit', async () => {
-            const idle = new CompanionMcpServer({ authTokens: () => new Map([[{ flavour: 'gemini', label: 'Gemini CLI' }, TOKEN]]), logger, idleSessionMs: 300 });
+            const idle = new StreamableHttpMcpServer({ authTokens: () => new Map([[{ flavour: 'gemini', label: 'Gemini CLI' }, TOKEN]]), logger, idleSessionMs: 300 });
             const idlePort = await idle.start();
             try {
                 const headers = { ...json(), Host: `127.0.0.1:${idlePort}` };

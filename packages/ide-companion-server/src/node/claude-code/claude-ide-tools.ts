@@ -1,18 +1,18 @@
 import * as path from 'path';
 import { inject, injectable } from 'inversify';
-import { FileUri } from './file-uri';
+import { FileUri } from '../file-uri';
 import {
     CLAUDE_DIFF_ANSWER, ClaudeCloseTabArgumentsSchema, ClaudeDocumentArgumentsSchema, ClaudeGetDiagnosticsArgumentsSchema, ClaudeNoArgumentsSchema,
     ClaudeOpenDiffArgumentsSchema, ClaudeOpenFileArgumentsSchema, ClaudeToolName, Diagnostic
 } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { readFileBounded } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
-import { IdeCompanionFrontendClient } from '../common';
+import { IdeCompanionFrontendClient } from '../../common';
 import { ClaudeWebSocketServer } from './claude-websocket-server';
-import { DiffReviewManager } from './diff-review-manager';
-import { diagnosticsWithinRoots, fileUriInWorkspace } from './ide-context-tools';
-import { McpSessionContext, McpToolContribution } from './mcp-tool-contribution';
-import { textResult, toolError, validatedTools } from './mcp-tool-results';
-import { WindowContext } from './window-context';
+import { DiffReviewManager } from '../diff/diff-review-manager';
+import { diagnosticsWithinRoots, fileUriInWorkspace } from '../tools/ide-context-tools';
+import { McpSessionContext, McpToolContribution } from '../tools/mcp-tool-contribution';
+import { textResult, toolError, validatedTools } from '../tools/mcp-tool-results';
+import { WindowContext } from '../window-context';
 
 const SEVERITY_NAMES: Record<Diagnostic['severity'], string> = { error: 'Error', warning: 'Warning', information: 'Information', hint: 'Hint' };
 

@@ -83,4 +83,17 @@ describe('Lint rules', function (): void {
             + `(${path.join(REPO, 'packages/ai-agent-tasks/src/browser/probe.ts')}:4)`
         ]);
     });
+
+    it('warn of a file past 400 lines and of a function past 60 (not of a spec\'s describe block)', async () => {
+        const longFunction = ['export function long(): number {', '    let total = 0;', ...Array.from({ length: 60 }, (_, i) => `    total += ${i};`),
+            '    return total;', '}', ''];
+        const warnings = (found: string[]) => found.filter(problem => problem.startsWith('max-lines'));
+        expect(warnings(await problems('packages/ai-agent-tasks/src/node/probe.ts', longFunction.join('\n')))).to.deep.equal([
+            'max-lines-per-function: Function \'long\' has too many lines (64). Maximum allowed is 60.'
+        ]);
+        const longFile = Array.from({ length: 401 }, (_, i) => `export const value${i} = ${i};`).concat('').join('\n');
+        expect(warnings(await problems('test/src/support/probe.ts', longFile))).to.deep.equal(['max-lines: File has too many lines (401). Maximum allowed is 400.']);
+        const longDescribe = ['describe(\'probe\', () => {', ...Array.from({ length: 70 }, (_, i) => `    it('case ${i}', () => undefined);`), '});', ''];
+        expect(warnings(await problems('packages/ai-agent-tasks/src/node/probe.spec.ts', longDescribe.join('\n')))).to.deep.equal([]);
+    });
 });

@@ -22,6 +22,11 @@ export function textResult(...texts: string[]): CallToolResult {
     return { content: texts.map(text => ({ type: 'text' as const, text })) };
 }
 
+/** One text block of JSON, as most IDE tools answer. */
+export function jsonResult(value: unknown): CallToolResult {
+    return textResult(JSON.stringify(value));
+}
+
 /**
  * A registrar of tools whose arguments are validated by their zod schema first (a failure is a tool
  * error naming each bad field, logged) and whose exceptions become tool errors: the session goes on.

@@ -3,11 +3,13 @@
 // point loads the MCP SDK: import it when the first window starts, not at a host's startup.
 export * from '../diff/applied-change-ledger';
 export * from '../claude-code/claude-ide-tools';
+export * from '../claude-code/claude-tool';
 export * from '../claude-code/claude-selection';
 export * from '../claude-code/claude-websocket-server';
 export * from '../claude-code/claude-window-module';
 export * from '../streamable-http/streamable-http-mcp-server';
 export * from '../diff/diff-review-manager';
+export * from '../diff/diff-review-target';
 export * from '../tools/ide-context-tools';
 export * from '../diff/ide-diff-tools';
 export * from '../guards/loopback-server';

@@ -10,6 +10,8 @@ import processBackendModule from '@theia/process/lib/node/process-backend-module
 import { ProcessManager } from '@theia/process/lib/node/process-manager';
 import { AcpChatClient } from '../common/acp-chat-protocol';
 import { AcpChatBackendImpl } from './acp-chat-backend-impl';
+import { AcpAgentLauncher } from './acp-agent-launcher';
+import { AcpFileSystemHost } from './acp-file-system-host';
 import { AcpTerminalHost } from './acp-terminal-host';
 import { AcpTurnCheckpoints } from './acp-turn-checkpoints';
 import { EnvVariablesServer } from '@theia/core/lib/common/env-variables';
@@ -65,6 +67,8 @@ describe('AcpChatBackendImpl', function (): void {
         container.load(processBackendModule);
         container.bind(ILogger).toConstantValue(logger);
         container.bind(AcpTerminalHost).toSelf().inSingletonScope();
+        container.bind(AcpFileSystemHost).toSelf().inSingletonScope();
+        container.bind(AcpAgentLauncher).toSelf().inSingletonScope();
         // The core with one CLI flavour contributed (as IDE mode does), so that the agent's secret can be told from the CLI's.
         bindContributionProvider(container.bind.bind(container), WindowModuleContribution);
         container.bind(WindowModuleContribution).toConstantValue({ flavours: [GeminiCliFlavour] });

@@ -4,38 +4,23 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { inject, injectable, named } from '@theia/core/shared/inversify';
 import { z } from 'zod';
 import { ILogger } from '@theia/core/lib/common/logger';
-import { AcpAgent, AcpClientServices, AcpSession, AcpAgentNotFoundError } from '@theia-cli-companion/acp-client/lib/node';
-import { AcpLogger, boundToolCall, boundUpdate, toolOutputText } from '@theia-cli-companion/acp-client/lib/common';
-import { checkInsideRoots, describeRefusal, OutsideRootsError, readFileWithinRoots, writeFileWithinRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
-import { IDE_MCP_SERVER_NAME, mcpServersForAgent, SharedMcpServer } from '../common/theia-mcp-servers';
-import { sliceLines } from '../common/slice-lines';
+import { AcpAgentNotFoundError } from '@theia-cli-companion/acp-client/lib/node';
+import { toolOutputText } from '@theia-cli-companion/acp-client/lib/common';
+import { IDE_MCP_SERVER_NAME, mcpServersForAgent } from '../common/theia-mcp-servers';
 import { CheckpointRetention, CheckpointRetentionSchema } from '../common/checkpoint-retention';
+import { AcpAgentLauncher } from './acp-agent-launcher';
+import { CurrentRootsSchema, FilePathSchema, RestoreOptionsSchema, SharedMcpServersSchema, TurnIdSchema } from './acp-chat-backend-input';
+import { ChatBinding } from './acp-chat-binding';
+import { AcpFileSystemHost, AcpFileWindow } from './acp-file-system-host';
 import { AcpTerminalHost } from './acp-terminal-host';
 import { AcpTurnCheckpoints } from './acp-turn-checkpoints';
-import { agentLaunchEnvironment } from './agent-launch-environment';
+import { messageOf } from './message-of';
 import { WindowAgentCredentials } from '@theia-cli-companion/ai-cli-core/lib/node';
-import type { AgentCredential } from '@theia-cli-companion/ai-cli-core/lib/node';
 import { SnapshotIncludeSchema } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
 import {
     AcpChatBackend, AcpChatClient, AcpPromptResult, AcpRestoreResult, AcpSessionInfo, AcpStartResult, AcpTurnCheckpoint, StartAcpSessionRequest
 } from '../common/acp-chat-protocol';
-
-interface ChatBinding {
-    /** The name of the agent definition (what a message names with @): one binding per (chat, agent). */
-    readonly agentName: string;
-    readonly agent: AcpAgent;
-    readonly roots: readonly string[];
-    /** Ignored files the turns' snapshots record anyway. */
-    snapshotInclude: readonly string[];
-    session?: AcpSession;
-    /** The agent's own secret for this window's companion server, while it may use it. */
-    credential?: AgentCredential;
-    /** The user's MCP servers its session got, and the ones left out. */
-    sharedMcpServers?: { offered: string[]; leftOut: { name: string; reason: string }[] };
-    /** Prompts sent and not yet answered: a turn that must end when the chat changes agent. */
-    promptsRunning: number;
-}
 
 /** How the window's server is named to the agent: Gemini CLI shows its tools to the model as `mcp_theia_<tool>`. */
 export { IDE_MCP_SERVER_NAME } from '../common/theia-mcp-servers';
@@ -43,37 +28,20 @@ export { IDE_MCP_SERVER_NAME } from '../common/theia-mcp-servers';
 /** JSON-RPC error codes: -32000 is what agents (Gemini CLI, the ACP SDK's authRequired) send when credentials are missing. */
 const AUTH_REQUIRED = -32000;
 const CLIENT_INFO = { name: 'theia-ai-acp-chat', title: 'Eclipse Theia', version: '0.1.0' };
-/** The most an agent reads of one file at once: a bound on what a repository's file can make the IDE hold. */
-const MAX_READ_BYTES = 16 * 1024 * 1024;
 
 /**
- * The ACP agents of one window's chat sessions: one agent process per chat session, started on its
- * first prompt. File reads and writes are checked against the window's workspace folders here;
- * reads are answered by the window from its editors, writes are done here (see {@link write});
- * permissions are asked in the window.
+ * The ACP agents of one window's chat sessions, one agent process per (chat, agent): their sessions'
+ * lifecycle (start, load, change of agent, prompts, close) and the turns' checkpoints. The agent is
+ * started by {@link AcpAgentLauncher}; its file reads and writes are checked and done by
+ * {@link AcpFileSystemHost}, its commands run by {@link AcpTerminalHost}; permissions are asked in the window.
  */
-
-/** The user's MCP servers as the window sends them (built by `sharedMcpServersOf`), checked again here. */
-const SharedMcpServersSchema = z.array(z.union([
-    z.object({ type: z.literal('http'), name: z.string().min(1), url: z.string().url(), headers: z.array(z.object({ name: z.string(), value: z.string() })) }).strict(),
-    z.object({ name: z.string().min(1), command: z.string().min(1), args: z.array(z.string()), env: z.array(z.object({ name: z.string(), value: z.string() })) }).strict()
-])).max(100) as z.ZodType<SharedMcpServer[]>;
-
-/** A file path from the window: checked to be absolute and inside the roots where it is used. */
-const FilePathSchema = z.string().min(1).max(4096);
-/** A turn's id: the chat request's. */
-const TurnIdSchema = z.string().min(1).max(200);
-/** The window's workspace folders now: what a restore writes inside (never the folders a stored checkpoint names). */
-const CurrentRootsSchema = z.array(FilePathSchema.refine(root => path.isAbsolute(root), 'a workspace folder must be an absolute path')).max(100);
-const RestoreOptionsSchema = z.object({
-    files: z.array(FilePathSchema).max(100_000).optional(), overwrite: z.array(FilePathSchema).max(100_000), skip: z.array(FilePathSchema).max(100_000),
-    dirty: z.array(FilePathSchema).max(100_000).optional(), roots: CurrentRootsSchema
-}).strict();
 @injectable()
 export class AcpChatBackendImpl implements AcpChatBackend {
 
     @inject(ILogger) @named('ai-acp-chat:AcpChatBackend') protected readonly logger: ILogger;
     @inject(AcpTerminalHost) protected readonly terminals: AcpTerminalHost;
+    @inject(AcpFileSystemHost) protected readonly files: AcpFileSystemHost;
+    @inject(AcpAgentLauncher) protected readonly launcher: AcpAgentLauncher;
     @inject(WindowAgentCredentials) protected readonly windowCredentials: WindowAgentCredentials;
     @inject(AcpTurnCheckpoints) protected readonly checkpoints: AcpTurnCheckpoints;
 
@@ -90,14 +58,12 @@ export class AcpChatBackendImpl implements AcpChatBackend {
         this.client = client;
     }
 
-    protected get acpLogger(): AcpLogger {
-        return {
-            debug: message => this.logger.debug(message),
-            info: message => this.logger.info(message),
-            warn: message => this.logger.warn(message),
-            error: message => this.logger.error(message)
-        };
-    }
+    /** The window as the file-system host uses it: looked up on each call, so a window not connected fails the call that needs it. */
+    protected readonly fileWindow: AcpFileWindow = {
+        openEditorText: (chatSessionId, filePath) => this.window.openEditorText(chatSessionId, filePath),
+        editedContentFor: (chatSessionId, request) => this.window.editedContentFor(chatSessionId, request),
+        didWriteTextFile: (chatSessionId, filePath) => this.window.didWriteTextFile(chatSessionId, filePath)
+    };
 
     async startSession(request: StartAcpSessionRequest): Promise<AcpStartResult> {
         if (!path.isAbsolute(request.cwd) || !request.roots.includes(request.cwd)) {
@@ -124,25 +90,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
             if (!chat.agent.initializeResponse) {
                 await chat.agent.initialize(CLIENT_INFO);
             }
-            const shared = mcpServersForAgent(SharedMcpServersSchema.parse(request.mcpServers ?? []),
-                chat.agent.initializeResponse?.agentCapabilities?.mcpCapabilities);
-            shared.leftOut.forEach(({ name, reason }) => this.logger.info(`Chat ${request.chatSessionId}: MCP server ${name} not offered to ${request.agent.name}: ${reason}`));
-            chat.sharedMcpServers = { offered: shared.servers.map(server => server.name), leftOut: shared.leftOut };
-            const mcpServers = [...this.ideServerFor(request.agent.name, chat), ...shared.servers];
-            let loadFailure: string | undefined;
-            if (request.loadSessionId && chat.agent.canLoadSessions) {
-                try {
-                    chat.session = await chat.agent.loadSession({ sessionId: request.loadSessionId, cwd: request.cwd, mcpServers });
-                } catch (error) {
-                    // A chat that cannot be reopened still gets an agent: a new session, and the reason.
-                    loadFailure = messageOf(error);
-                    this.logger.warn(`Chat ${request.chatSessionId}: ${request.agent.name} could not reopen session ${request.loadSessionId}: ${loadFailure}`);
-                }
-            }
-            const loaded = !!chat.session;
-            if (!loaded) {
-                chat.session = await chat.agent.newSession({ cwd: request.cwd, mcpServers });
-            }
+            const { loaded, loadFailure } = await this.openSession(request, chat);
             this.logger.info(`Chat ${request.chatSessionId}: ${request.agent.name} session ${chat.session!.sessionId} ${loaded ? 'loaded' : 'started'} in ${request.cwd}`);
             this.checkpoints.warmUp(chat.roots, chat.snapshotInclude);
             return { ok: true, session: { ...this.describe(request.chatSessionId, chat, loaded), ...(loadFailure ? { loadFailure } : {}), ...change } };
@@ -159,6 +107,33 @@ export class AcpChatBackendImpl implements AcpChatBackend {
             this.logger.warn(`Chat ${request.chatSessionId}: ${request.agent.name} could not start a session: ${message}`);
             return { ok: false, failure: { kind: 'failed', message } };
         }
+    }
+
+    /**
+     * Opens the chat's session on its initialized agent, with the window's companion server and the user's MCP servers
+     * the agent can use: the stored session when the window names one and the agent can load it, else a new one.
+     */
+    protected async openSession(request: StartAcpSessionRequest, chat: ChatBinding): Promise<{ loaded: boolean; loadFailure?: string }> {
+        const shared = mcpServersForAgent(SharedMcpServersSchema.parse(request.mcpServers ?? []),
+            chat.agent.initializeResponse?.agentCapabilities?.mcpCapabilities);
+        shared.leftOut.forEach(({ name, reason }) => this.logger.info(`Chat ${request.chatSessionId}: MCP server ${name} not offered to ${request.agent.name}: ${reason}`));
+        chat.sharedMcpServers = { offered: shared.servers.map(server => server.name), leftOut: shared.leftOut };
+        const mcpServers = [...this.ideServerFor(request.agent.name, chat), ...shared.servers];
+        let loadFailure: string | undefined;
+        if (request.loadSessionId && chat.agent.canLoadSessions) {
+            try {
+                chat.session = await chat.agent.loadSession({ sessionId: request.loadSessionId, cwd: request.cwd, mcpServers });
+            } catch (error) {
+                // A chat that cannot be reopened still gets an agent: a new session, and the reason.
+                loadFailure = messageOf(error);
+                this.logger.warn(`Chat ${request.chatSessionId}: ${request.agent.name} could not reopen session ${request.loadSessionId}: ${loadFailure}`);
+            }
+        }
+        const loaded = !!chat.session;
+        if (!loaded) {
+            chat.session = await chat.agent.newSession({ cwd: request.cwd, mcpServers });
+        }
+        return { loaded, loadFailure };
     }
 
     /**
@@ -222,51 +197,14 @@ export class AcpChatBackendImpl implements AcpChatBackend {
 
     protected launch(request: StartAcpSessionRequest): ChatBinding {
         const chatSessionId = request.chatSessionId;
-        // Set below; the services run only once the agent is up. An agent the chat no longer talks to reaches nothing of the window.
+        // Set below; the agent's requests are answered only once it is up. An agent the chat no longer talks to reaches nothing of the window.
         let chat: ChatBinding | undefined;
-        const services: AcpClientServices = {
-            // The window renders a few screens of a tool's output however long it is; the rest stays here, on demand.
-            onUpdate: (_session, update, toolCall) => this.isCurrent(chatSessionId, chat)
-                && this.client?.onSessionUpdate(chatSessionId, boundUpdate(update), toolCall && boundToolCall(toolCall).state),
-            // One agent process per (chat, agent): whatever session it names, the chat is this one.
-            onUnsupportedRequest: (_session, method) => this.isCurrent(chatSessionId, chat) && this.client?.onUnsupportedRequest(chatSessionId, method.slice(0, 100)),
-            askPermission: async (_session, params, toolCall) => {
-                if (!this.client || !this.isCurrent(chatSessionId, chat)) {
-                    return { outcome: 'cancelled' };
-                }
-                return this.client.askPermission(chatSessionId, params, boundToolCall(toolCall).state);
-            },
-            readTextFile: async (_session, params) => {
-                this.checkCurrent(chatSessionId, chat);
-                await this.checkPath(chatSessionId, params.path);
-                return { content: sliceLines(await this.read(chatSessionId, params.path), params.line ?? undefined, params.limit ?? undefined) };
-            },
-            writeTextFile: async (_session, params) => {
-                this.checkCurrent(chatSessionId, chat);
-                await this.checkPath(chatSessionId, params.path);
-                const edited = await this.window.editedContentFor(chatSessionId, params);
-                await this.write(chatSessionId, params.path, edited ?? params.content);
-                await this.window.didWriteTextFile(chatSessionId, params.path);
-                this.logger.info(`Chat ${chatSessionId}: the agent wrote ${params.path}${edited !== undefined ? ' (with the user\'s edits)' : ''}`);
-            },
-            terminals: {
-                create: async (_session, params) => {
-                    this.checkCurrent(chatSessionId, chat);
-                    const started = await this.terminals.create(chatSessionId, params, request.cwd, request.roots);
-                    this.logger.info(`Chat ${chatSessionId}: the agent runs ${params.command} in terminal ${started.terminalId}`);
-                    this.client?.showTerminal(chatSessionId, { ...started, title: `${request.agent.name}: ${[params.command, ...params.args ?? []].join(' ')}` });
-                    return { terminalId: started.terminalId };
-                },
-                output: async params => this.terminals.output(chatSessionId, params),
-                waitForExit: (params, signal) => this.terminals.waitForExit(chatSessionId, params, signal),
-                kill: async params => this.terminals.kill(chatSessionId, params),
-                release: async params => this.terminals.release(chatSessionId, params)
-            }
-        };
-        const agent = new AcpAgent({
-            command: request.agent.command, args: request.agent.args, cwd: request.cwd,
-            env: agentLaunchEnvironment(request.agent.command, { ...process.env, ...request.agent.env })
-        }, services, this.acpLogger);
+        const agent = this.launcher.launch(request, {
+            client: () => this.client,
+            files: this.fileWindow,
+            isCurrent: () => this.isCurrent(chatSessionId, chat),
+            checkCurrent: () => this.checkCurrent(chatSessionId, chat)
+        });
         const binding: ChatBinding = chat = { agentName: request.agent.name, agent, roots: request.roots, snapshotInclude: [], promptsRunning: 0 };
         this.chats.set(chatSessionId, binding);
         agent.onExit(exit => {
@@ -292,44 +230,6 @@ export class AcpChatBackendImpl implements AcpChatBackend {
         return this.client;
     }
 
-    /**
-     * Writes here, not in the window: Theia's FileService follows symbolic links, so a link made in the
-     * workspace between the check above and the window's write would redirect it. writeFileWithinRoots
-     * judges the path again as it writes (dangling links followed) and never writes through a link;
-     * the window then reloads its open editor of the file.
-     */
-    /**
-     * The open editor's text, else the disk's, read here so a link planted after the check cannot
-     * redirect it (see readFileWithinRoots). A missing file reads as empty: Gemini CLI cannot create a
-     * file if its read fails.
-     */
-    protected async read(chatSessionId: string, filePath: string): Promise<string> {
-        const open = await this.window.openEditorText(chatSessionId, filePath);
-        if (open !== undefined) {
-            return open;
-        }
-        try {
-            const bytes = await readFileWithinRoots(filePath, this.chats.get(chatSessionId)?.roots ?? [], MAX_READ_BYTES);
-            return bytes ? new TextDecoder('utf-8').decode(bytes) : '';
-        } catch (error) {
-            if (error instanceof OutsideRootsError) {
-                this.logger.warn(`Chat ${chatSessionId}: refused the agent's read: ${error.message}`);
-            }
-            throw error;
-        }
-    }
-
-    protected async write(chatSessionId: string, filePath: string, content: string): Promise<void> {
-        try {
-            await writeFileWithinRoots(filePath, content, this.chats.get(chatSessionId)?.roots ?? []);
-        } catch (error) {
-            if (error instanceof OutsideRootsError) {
-                this.logger.warn(`Chat ${chatSessionId}: refused the agent's write: ${error.message}`);
-            }
-            throw error;
-        }
-    }
-
     async toolOutput(chatSessionId: string, toolCallId: string): Promise<string | undefined> {
         const id = z.string().max(1000).parse(toolCallId);
         // The chat's current agent first, then those it talked to before: an earlier turn's output stays at hand.
@@ -339,41 +239,22 @@ export class AcpChatBackendImpl implements AcpChatBackend {
     }
 
     async readForReview(chatSessionId: string, filePath: string): Promise<string | undefined> {
-        const file = FilePathSchema.parse(filePath);
-        await this.checkPath(chatSessionId, file);
-        const bytes = await readFileWithinRoots(file, this.require(chatSessionId).roots, MAX_READ_BYTES);
-        return bytes && new TextDecoder('utf-8').decode(bytes);
+        return this.files.readForReview(chatSessionId, FilePathSchema.parse(filePath), this.rootsOf(chatSessionId));
     }
 
     async landingInWorkspace(chatSessionId: string, filePath: string): Promise<string | undefined> {
-        const verdict = await checkInsideRoots(FilePathSchema.parse(filePath), this.chats.get(chatSessionId)?.roots ?? []);
-        return verdict.inside ? verdict.realPath : undefined;
+        return this.files.landingInWorkspace(FilePathSchema.parse(filePath), this.rootsOf(chatSessionId));
     }
 
     async replaceWritten(chatSessionId: string, filePath: string, expected: string, reviewed: string): Promise<boolean> {
         const file = FilePathSchema.parse(filePath);
         const [was, text] = [z.string().parse(expected), z.string().parse(reviewed)];
-        if (await this.readForReview(chatSessionId, file) !== was) {
-            return false;
-        }
-        await this.write(chatSessionId, file, text);
-        await this.window.didWriteTextFile(chatSessionId, file);
-        this.logger.info(`Chat ${chatSessionId}: replaced the agent's write of ${file} with the user's reviewed text`);
-        return true;
+        return this.files.replaceWritten(chatSessionId, file, was, text, this.rootsOf(chatSessionId), this.fileWindow);
     }
 
-    /** The agent may touch the workspace folders only; symlinks pointing out count as outside. */
-    protected async checkPath(chatSessionId: string, filePath: string): Promise<void> {
-        const chat = this.chats.get(chatSessionId);
-        if (!path.isAbsolute(filePath)) {
-            throw new Error(`The path must be absolute: ${filePath}`);
-        }
-        const roots = chat?.roots ?? [];
-        const refusal = describeRefusal(filePath, await checkInsideRoots(filePath, roots), roots);
-        if (refusal) {
-            this.logger.warn(`Chat ${chatSessionId}: refused the agent access to ${filePath}: it ${refusal}`);
-            throw new Error(`${filePath} ${refusal}; access refused`);
-        }
+    /** The workspace folders of the chat's current agent (none when no agent runs for it: every path is refused). */
+    protected rootsOf(chatSessionId: string): readonly string[] {
+        return this.chats.get(chatSessionId)?.roots ?? [];
     }
 
     protected describe(chatSessionId: string, chat: ChatBinding, loaded: boolean): AcpSessionInfo {
@@ -508,15 +389,4 @@ export class AcpChatBackendImpl implements AcpChatBackend {
 async function realRoots(roots: readonly string[]): Promise<string[]> {
     const resolved = await Promise.all(roots.map(root => fs.promises.realpath(root).catch(() => undefined)));
     return resolved.filter((root): root is string => !!root);
-}
-
-function messageOf(error: unknown): string {
-    if (error && typeof error === 'object') {
-        const { message, data } = error as { message?: unknown; data?: { details?: unknown } };
-        const details = typeof data?.details === 'string' ? `: ${data.details}` : '';
-        if (typeof message === 'string') {
-            return message + details;
-        }
-    }
-    return String(error);
 }

@@ -3,6 +3,8 @@ import { ConnectionContainerModule } from '@theia/core/lib/node/messaging/connec
 import { RpcConnectionHandler, RpcProxy } from '@theia/core/lib/common/messaging/proxy-factory';
 import { AcpChatBackend, AcpChatClient, acpChatServicePath } from '../common/acp-chat-protocol';
 import { AcpChatBackendImpl } from './acp-chat-backend-impl';
+import { AcpAgentLauncher } from './acp-agent-launcher';
+import { AcpFileSystemHost } from './acp-file-system-host';
 import { AcpTerminalHost } from './acp-terminal-host';
 import { AcpTurnCheckpoints } from './acp-turn-checkpoints';
 import { StorageUsageContribution } from '@theia-cli-companion/ai-cli-core/lib/node';
@@ -12,6 +14,8 @@ import { AcpRegistryBackendImpl } from './registry/acp-registry-backend-impl';
 
 const windowConnectionModule = ConnectionContainerModule.create(({ bind, bindBackendService }) => {
     bind(AcpTerminalHost).toSelf().inSingletonScope();
+    bind(AcpFileSystemHost).toSelf().inSingletonScope();
+    bind(AcpAgentLauncher).toSelf().inSingletonScope();
     bind(AcpChatBackendImpl).toSelf().inSingletonScope();
     bind(AcpChatBackend).toService(AcpChatBackendImpl);
     bindBackendService<AcpChatBackend, AcpChatClient>(acpChatServicePath, AcpChatBackend, (service, client: RpcProxy<AcpChatClient>) => {

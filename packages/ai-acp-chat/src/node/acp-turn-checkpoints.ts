@@ -2,61 +2,23 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { inject, injectable, named } from '@theia/core/shared/inversify';
-import { z } from 'zod';
 import { ILogger } from '@theia/core/lib/common/logger';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { EnvVariablesServer } from '@theia/core/lib/common/env-variables';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 import { ensurePrivateDirectory, writePrivateFileAtomic } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import {
-    BlobStore, currentSnapshotContent, diskUsage, restoreSnapshotFile, StorageUsageContribution, StoreGuard, WorkspaceSnapshot, WorkspaceSnapshotter
+    BlobStore, diskUsage, restoreSnapshotFile, StorageUsageContribution, StoreGuard, WorkspaceSnapshot, WorkspaceSnapshotter
 } from '@theia-cli-companion/ai-cli-core/lib/node';
 import type { SnapshotFileChange, StorageUsage } from '@theia-cli-companion/ai-cli-core/lib/common';
-import { AcpRestoreResult, AcpTurnCheckpoint, AcpTurnFileChange } from '../common/acp-chat-protocol';
-import {
-    CHECKPOINT_MAX_STORAGE_PREF, CHECKPOINT_TURNS_PER_CHAT_PREF, CheckpointRetention, DEFAULT_CHECKPOINT_RETENTION
-} from '../common/checkpoint-retention';
+import { AcpRestoreResult, AcpTurnCheckpoint } from '../common/acp-chat-protocol';
+import { CheckpointRetention, DEFAULT_CHECKPOINT_RETENTION } from '../common/checkpoint-retention';
 import { CheckpointEviction, planCheckpointEviction } from './checkpoint-eviction';
+import {
+    blobsOf, describeStoredTurn, fileChangedSince, planRestore, readStoredTurns, recordRemovedTurns, RemovedTurn, removedTurnReason, RestoreOptions, StoredTurn, StoredTurnsSchema,
+    unreadableIn
+} from './acp-turn-records';
 
-/** A turn as kept on disk: what it changed, with the blob ids of both sides. */
-interface StoredTurn {
-    turnId: string;
-    /** The workspace folders (realpaths) the turn was judged in: restores write inside them only. */
-    roots: string[];
-    truncated: boolean;
-    changes: (SnapshotFileChange & { restoredAt?: number })[];
-    /** Why (some of) what the turn changed could not be recorded. */
-    error?: string;
-}
-
-/** What a restore writes (all the turns' files, or `files`), what it overwrites or skips, and the roots it writes inside. */
-interface RestoreOptions {
-    files?: readonly string[];
-    overwrite: readonly string[];
-    skip: readonly string[];
-    dirty?: readonly string[];
-    roots: readonly string[];
-}
-
-const Sha = z.string().regex(/^[0-9a-f]{64}$/);
-const StoredTurnsSchema = z.array(z.object({
-    turnId: z.string().max(200),
-    roots: z.array(z.string()).max(100),
-    truncated: z.boolean(),
-    changes: z.array(z.object({
-        path: z.string(), relativePath: z.string(), kind: z.enum(['added', 'modified', 'deleted']),
-        before: Sha.optional(), after: Sha.optional(), mode: z.number().int().optional(),
-        reviewable: z.boolean(), binary: z.boolean(), restoredAt: z.number().optional(), unreadable: z.string().max(4000).optional()
-    }).strict()).max(100_000),
-    error: z.string().max(20_000).optional()
-}).strict());
-
-/** Why a turn's checkpoint was removed, kept so a restore of it can say so (the newest per chat). */
-const RemovedTurnsSchema = z.array(z.object({
-    turnId: z.string().max(200), at: z.number(), reason: z.enum(['turns', 'size']), limit: z.number()
-}).strict()).max(10_000);
-type RemovedTurn = z.infer<typeof RemovedTurnsSchema>[number];
-const MAX_REMOVED_RECORDS = 1000;
 const MIB = 1024 * 1024;
 
 /**
@@ -172,9 +134,9 @@ export class AcpTurnCheckpoints implements StorageUsageContribution {
         turns.push(stored);
         const removed = turns.splice(0, Math.max(0, turns.length - this.retention.turnsPerChat));
         const limit = this.retention.turnsPerChat;
-        await this.recordRemoved(await this.fileOf(chatSessionId), removed.map(gone => ({ turnId: gone.turnId, at: Date.now(), reason: 'turns', limit })));
+        await recordRemovedTurns(await this.fileOf(chatSessionId), removed.map(gone => ({ turnId: gone.turnId, at: Date.now(), reason: 'turns', limit })));
         await this.save(chatSessionId, turns);
-        return describe(stored);
+        return describeStoredTurn(stored);
     }
 
     /** Ends the chat's turn if it is still running (the window did not end it): its changes are kept. */
@@ -188,7 +150,7 @@ export class AcpTurnCheckpoints implements StorageUsageContribution {
     async checkpoint(chatSessionId: string, turnId: string): Promise<AcpTurnCheckpoint | undefined> {
         // Guarded too: a chat first loaded during a collection would keep the turns it removes.
         const turn = await this.guard.shared(async () => (await this.turnsOf(chatSessionId)).find(candidate => candidate.turnId === turnId));
-        return turn && describe(turn);
+        return turn && describeStoredTurn(turn);
     }
 
     /** A changed file's text before or after the turn; undefined when it did not exist (or was not kept). */
@@ -225,23 +187,13 @@ export class AcpTurnCheckpoints implements StorageUsageContribution {
         const turns = await this.turnsOf(chatSessionId);
         const from = turns.findIndex(turn => turn.turnId === turnId);
         if (from < 0) {
-            const reason = await this.removedReason(chatSessionId, turnId) ?? 'no file this turn changed is recorded (a turn that changed nothing, or one of the oldest)';
-            return { kind: 'unavailable', reason };
+            const removed = await removedTurnReason(await this.fileOf(chatSessionId), turnId);
+            return { kind: 'unavailable', reason: removed ?? 'no file this turn changed is recorded (a turn that changed nothing, or one of the oldest)' };
         }
-        const wanted = options.files && new Set(options.files);
         const overwrite = new Set(options.overwrite);
         const skip = new Set(options.skip);
         const dirty = new Set(options.dirty ?? []);
-        // Per file: the content before the earliest of these turns to change it, the content after the latest.
-        const plan = new Map<string, { first: StoredTurn['changes'][number]; last: StoredTurn['changes'][number]; roots: string[]; touched: StoredTurn['changes'][number][] }>();
-        for (const turn of turns.slice(from)) {
-            for (const change of turn.changes.filter(candidate => candidate.restoredAt === undefined && (!wanted || wanted.has(candidate.path)))) {
-                const known = plan.get(change.path);
-                plan.set(change.path, known
-                    ? { ...known, last: change, touched: [...known.touched, change] }
-                    : { first: change, last: change, roots: [...options.roots], touched: [change] });
-            }
-        }
+        const plan = planRestore(turns.slice(from), options);
         const { blobs } = await this.open();
         const changedSince: string[] = [];
         for (const [file, { last, roots, touched }] of plan) {
@@ -292,7 +244,7 @@ export class AcpTurnCheckpoints implements StorageUsageContribution {
         const turns = await this.turnsOf(chatSessionId);
         const turn = turns.find(candidate => candidate.turnId === turnId);
         const change = turn?.changes.find(candidate => candidate.path === file);
-        const removed = !turn && await this.removedReason(chatSessionId, turnId);
+        const removed = !turn && await removedTurnReason(await this.fileOf(chatSessionId), turnId);
         if (removed) {
             return { kind: 'unavailable', reason: removed };
         }
@@ -430,7 +382,7 @@ export class AcpTurnCheckpoints implements StorageUsageContribution {
                     const at = Date.now();
                     const gone = chat.turns.splice(0, byCount + bySize);
                     await writePrivateFileAtomic(chat.file, JSON.stringify(chat.turns));
-                    await this.recordRemoved(chat.file, gone.map((turn, position): RemovedTurn => position < byCount
+                    await recordRemovedTurns(chat.file, gone.map((turn, position): RemovedTurn => position < byCount
                         ? { turnId: turn.turnId, at, reason: 'turns', limit: retention.turnsPerChat }
                         : { turnId: turn.turnId, at, reason: 'size', limit: retention.maxStorageMegabytes }));
                 }
@@ -447,27 +399,6 @@ export class AcpTurnCheckpoints implements StorageUsageContribution {
         });
     }
 
-    /** The chat's turns whose checkpoint was removed, and why, beside its turns (`<chat>.removed.json`): the newest ones. */
-    protected async recordRemoved(chatFile: string, removed: RemovedTurn[]): Promise<void> {
-        if (!removed.length) {
-            return;
-        }
-        const file = chatFile.replace(/\.json$/, '.removed.json');
-        const known = await readRemoved(file);
-        await writePrivateFileAtomic(file, JSON.stringify([...known, ...removed].slice(-MAX_REMOVED_RECORDS)));
-    }
-
-    /** Why this turn has no checkpoint any more, when it was removed by the retention. */
-    protected async removedReason(chatSessionId: string, turnId: string): Promise<string | undefined> {
-        const removed = (await readRemoved((await this.fileOf(chatSessionId)).replace(/\.json$/, '.removed.json'))).find(candidate => candidate.turnId === turnId);
-        if (!removed) {
-            return undefined;
-        }
-        return removed.reason === 'turns'
-            ? `its checkpoint was removed to keep only the latest ${removed.limit} turns of a chat (${CHECKPOINT_TURNS_PER_CHAT_PREF})`
-            : `its checkpoint was removed to keep the chat checkpoints under ${removed.limit} MiB (${CHECKPOINT_MAX_STORAGE_PREF})`;
-    }
-
     /** The space the checkpoint store takes, for the status view. */
     async storageUsage(): Promise<StorageUsage> {
         const { dir } = await this.open();
@@ -478,48 +409,4 @@ export class AcpTurnCheckpoints implements StorageUsageContribution {
             parts: [{ name: 'blobs', bytes: blobs }, { name: 'records', bytes: records }, { name: 'git', bytes: git }]
         };
     }
-}
-
-/** A chat's stored turns, or undefined when its file cannot be read (it is set aside when the chat is next used). */
-async function readStoredTurns(file: string): Promise<StoredTurn[] | undefined> {
-    try {
-        return StoredTurnsSchema.parse(JSON.parse(await fs.promises.readFile(file, 'utf8')));
-    } catch {
-        return undefined;
-    }
-}
-
-async function readRemoved(file: string): Promise<RemovedTurn[]> {
-    try {
-        return RemovedTurnsSchema.parse(JSON.parse(await fs.promises.readFile(file, 'utf8')));
-    } catch {
-        return [];
-    }
-}
-
-/** The blobs a turn's restore and diffs read. */
-function blobsOf(turn: StoredTurn): string[] {
-    return [...new Set(turn.changes.flatMap(change => [change.before, change.after]).filter((sha): sha is string => !!sha))];
-}
-
-/**
- * Whether the file no longer holds `expected` (a blob id; undefined: no file). A link, a pipe or a device in
- * its place, or a file too large, has changed, unread. One outside the roots is left to the restore to refuse.
- */
-async function fileChangedSince(file: string, roots: readonly string[], expected: string | undefined): Promise<boolean> {
-    const current = await currentSnapshotContent(file, roots);
-    return current.kind === 'unreadable' || (current.kind === 'file' && current.sha !== expected);
-}
-
-/** Why one of a file's changes could not be read (then neither side is kept): it is not restorable. */
-function unreadableIn(changes: readonly SnapshotFileChange[]): string | undefined {
-    return changes.find(change => change.unreadable)?.unreadable;
-}
-
-function describe(turn: StoredTurn): AcpTurnCheckpoint {
-    return {
-        turnId: turn.turnId, truncated: turn.truncated, ...(turn.error ? { error: turn.error } : {}),
-        changes: turn.changes.map(({ path: file, relativePath, kind, reviewable, binary, restoredAt, unreadable }): AcpTurnFileChange =>
-            ({ path: file, relativePath, kind, reviewable, binary, ...(restoredAt !== undefined ? { restoredAt } : {}), ...(unreadable ? { unreadable } : {}) }))
-    };
 }

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
-import { ensurePrivateDirectory, writePrivateFileAtomic } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { ensurePrivateDirectory, writePrivateFileAtomic } from '@theia-cli-companion/safe-files/lib/node';
 import { AgentTaskDetail } from '../common/agent-task-protocol';
 import { describeError, formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
 import { geminiDiscoveryLocation } from './gemini-discovery-location';
-import { privateTmpDirectory } from './private-tmp-directory';
+import { privateTmpDirectory } from '@theia-cli-companion/safe-files/lib/node';
 import { useTemporaryHome } from './test/temporary-home';
 
 /** The uid of `nobody`: "another account" when the spec runs as root (as CI does). */

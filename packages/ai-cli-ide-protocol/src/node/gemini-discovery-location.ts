@@ -2,8 +2,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
-import { privateTmpDirectory } from './private-tmp-directory';
-import { sharedDirectoryIsSafe } from './shared-directory-is-safe';
+import { privateTmpDirectory, sharedDirectoryIsSafe } from '@theia-cli-companion/safe-files/lib/node';
 
 const PRIVATE_DIRECTORY_MODE = 0o700;
 

@@ -7,10 +7,6 @@ export * from './discovery/discovery-file-cleaner';
 export * from './discovery/gemini-cli-flavour';
 export * from './discovery/ide-mode-flavours';
 export * from './discovery/qwen-code-flavour';
-export * from './file-within-roots';
-export * from './private-file';
-export * from './private-tmp-directory';
-export * from './process-identity';
-export * from './process-liveness';
-export * from './read-file-bounded';
-export * from './workspace-boundary';
+// TRANSITION: importers move to @theia-cli-companion/safe-files/lib/node (process identity and liveness moved to
+// @theia-cli-companion/cli-process/lib/node, which no importer took from here).
+export * from '@theia-cli-companion/safe-files/lib/node';

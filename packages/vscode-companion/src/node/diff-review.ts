@@ -2,7 +2,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { DiffOutcome, DiffProposal, fromRpcText, reviewedText, toRpcText } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { CompanionLogger, FileUri } from '@theia-cli-companion/ide-companion-server/lib/node';
-import { readFileBounded } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { readFileBounded } from '@theia-cli-companion/safe-files/lib/node';
 import { PROPOSAL_SCHEME, ProposalFileSystem } from './proposal-file-system';
 
 /** The left side of a review: the file as it was when the proposal came, read-only. */

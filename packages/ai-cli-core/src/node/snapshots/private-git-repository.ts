@@ -1,7 +1,7 @@
 import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { ensurePrivateDirectory, writePrivateFileAtomic } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { ensurePrivateDirectory, writePrivateFileAtomic } from '@theia-cli-companion/safe-files/lib/node';
 import { absolutePathEntries, findAbsoluteExecutable } from '@theia-cli-companion/cli-process/lib/node';
 
 /** A git command of ours failed: what it was and what git said. */

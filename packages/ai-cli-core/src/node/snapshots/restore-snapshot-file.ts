@@ -1,5 +1,5 @@
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
-import { OutsideRootsError, readFileBounded, removeFileWithinRoots, writeFileWithinRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { OutsideRootsError, readFileBounded, removeFileWithinRoots, writeFileWithinRoots } from '@theia-cli-companion/safe-files/lib/node';
 import { BlobStore } from './blob-store';
 
 export type SnapshotRestoreResult =

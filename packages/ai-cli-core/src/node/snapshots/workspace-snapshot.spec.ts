@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { HostileFiles, within } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
+import { HostileFiles, within } from '@theia-cli-companion/safe-files/lib/node/test';
 import { BlobStore } from './blob-store';
 import { DEFAULT_SNAPSHOT_LIMITS, compareSnapshots, takeSnapshot } from './workspace-snapshot';
 

@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { readFileBounded } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { readFileBounded } from '@theia-cli-companion/safe-files/lib/node';
 import type { SnapshotFileChange } from '../../common/snapshot-file-change';
 import { BlobStore } from './blob-store';
 

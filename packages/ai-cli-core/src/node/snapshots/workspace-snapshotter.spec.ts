@@ -4,7 +4,7 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { HostileFiles, within } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
+import { HostileFiles, within } from '@theia-cli-companion/safe-files/lib/node/test';
 import type { SnapshotFileChange } from '../../common/snapshot-file-change';
 import { BlobStore } from './blob-store';
 import { WorkspaceSnapshotter } from './workspace-snapshotter';

@@ -4,7 +4,7 @@ import { isCompanionFile, THEIA_IDE_INFO } from '../../common/companion-identity
 import { CLAUDE_CODE_PORT_VARIABLE, ClaudeLockFileSchema } from '../../common/claude-code-ide';
 import { CLI_CATALOGUE } from '@theia-cli-companion/cli-process/lib/common';
 import { CliFlavour, DiscoveryEndpoint, OwnedDiscoveryFile } from './cli-flavour';
-import { currentProcessIdentity } from '../process-identity';
+import { currentProcessIdentity } from '@theia-cli-companion/cli-process/lib/node';
 import { safeJson } from '../../common/safe-json';
 
 const FILE_NAME = /^(\d+)\.lock$/;

@@ -8,8 +8,8 @@ import { QwenCodeFlavour, qwenHome } from './qwen-code-flavour';
 import { ClaudeCodeFlavour } from './claude-code-flavour';
 import { IDE_MODE_FLAVOURS } from './ide-mode-flavours';
 import { useTemporaryHome } from '../test/temporary-home';
-import { currentProcessIdentity } from '../process-identity';
-import { privateTmpDirectory } from '../private-tmp-directory';
+import { currentProcessIdentity } from '@theia-cli-companion/cli-process/lib/node';
+import { privateTmpDirectory } from '@theia-cli-companion/safe-files/lib/node';
 
 const endpoint: DiscoveryEndpoint = { port: 41234, authToken: 'secret-token', workspaceRoots: ['/work/a b', '/work/ü'], serverPid: 4242 };
 const stdio = { command: '/usr/bin/node', args: ['/bridge.js', '--discovery', '/f'] };

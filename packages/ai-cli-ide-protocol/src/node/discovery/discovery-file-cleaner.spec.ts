@@ -6,9 +6,10 @@ import { ClaudeCodeFlavour } from './claude-code-flavour';
 import { GeminiCliFlavour } from './gemini-cli-flavour';
 import { QwenCodeFlavour } from './qwen-code-flavour';
 import { ABANDONED_TEMPORARY_FILE_AGE_MS, removeStaleDiscoveryFiles, StaleFileScan } from './discovery-file-cleaner';
-import { deadPid, useTemporaryHome } from '../test/temporary-home';
+import { useTemporaryHome } from '../test/temporary-home';
+import { deadPid } from '@theia-cli-companion/cli-process/lib/node/test';
 import { CliFlavour, DiscoveryEndpoint } from './cli-flavour';
-import { ProcessTable } from '../process-identity';
+import { ProcessTable } from '@theia-cli-companion/cli-process/lib/node';
 
 const OUR_NAMESPACE = 'pid:[4026531836]';
 const OTHER_NAMESPACE = 'pid:[4026532178]';

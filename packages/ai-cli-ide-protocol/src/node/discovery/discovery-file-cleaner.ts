@@ -1,8 +1,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { DiscoveryFileWriter } from '../../common/discovery-files';
-import { ProcessTable, SYSTEM_PROCESSES } from '../process-identity';
-import { temporaryFileWriterPid } from '../private-file';
+import { ProcessTable, SYSTEM_PROCESSES } from '@theia-cli-companion/cli-process/lib/node';
+import { temporaryFileWriterPid } from '@theia-cli-companion/safe-files/lib/node';
 import { CliFlavour, OwnedDiscoveryFile } from './cli-flavour';
 
 /** One file of ours the scan looked at, and why it went or stayed. */

@@ -6,7 +6,7 @@ import { safeJson } from '../../common/safe-json';
 import { CLI_CATALOGUE } from '@theia-cli-companion/cli-process/lib/common';
 import { CliFlavour, DiscoveryEndpoint, OwnedDiscoveryFile } from './cli-flavour';
 import { geminiDiscoveryLocation } from '../gemini-discovery-location';
-import { currentProcessIdentity } from '../process-identity';
+import { currentProcessIdentity } from '@theia-cli-companion/cli-process/lib/node';
 
 /** The pattern the Gemini CLI scans for (`ide-connection-utils.ts`); the legacy `-<PID>.json` name is never written. */
 const FILE_NAME = /^gemini-ide-server-(\d+)-(\d+)\.json$/;

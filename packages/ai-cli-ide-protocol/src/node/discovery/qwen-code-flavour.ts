@@ -6,7 +6,7 @@ import { joinWorkspacePaths } from '../../common/workspace-path';
 import { CLI_CATALOGUE } from '@theia-cli-companion/cli-process/lib/common';
 import { CliFlavour, DiscoveryEndpoint, OwnedDiscoveryFile } from './cli-flavour';
 import { geminiDiscoveryLocation } from '../gemini-discovery-location';
-import { currentProcessIdentity } from '../process-identity';
+import { currentProcessIdentity } from '@theia-cli-companion/cli-process/lib/node';
 import { safeJson } from '../../common/safe-json';
 
 const FILE_NAME = /^(\d+)\.lock$/;

@@ -6,7 +6,7 @@
  */
 import { IDE_MODE_FLAVOURS } from '../discovery/ide-mode-flavours';
 import { DiscoveryFileVerdict, removeStaleDiscoveryFiles } from '../discovery/discovery-file-cleaner';
-import { currentProcessIdentity, SYSTEM_PROCESSES } from '../process-identity';
+import { currentProcessIdentity, SYSTEM_PROCESSES } from '@theia-cli-companion/cli-process/lib/node';
 
 async function main(): Promise<void> {
     const removed: DiscoveryFileVerdict[] = [];

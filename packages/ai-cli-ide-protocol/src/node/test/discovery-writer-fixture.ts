@@ -7,8 +7,8 @@
  */
 import * as path from 'path';
 import { IDE_MODE_FLAVOURS } from '../discovery/ide-mode-flavours';
-import { ensurePrivateDirectory, writePrivateFileAtomic } from '../private-file';
-import { currentProcessIdentity } from '../process-identity';
+import { ensurePrivateDirectory, writePrivateFileAtomic } from '@theia-cli-companion/safe-files/lib/node';
+import { currentProcessIdentity } from '@theia-cli-companion/cli-process/lib/node';
 
 async function main(): Promise<void> {
     const ports = process.argv.slice(2).map(Number);

@@ -1,2 +1,3 @@
 export * from './temporary-home';
-export * from './hostile-files';
+// TRANSITION: importers move to @theia-cli-companion/safe-files/lib/node/test.
+export { expectStillServing, HostileFiles, within } from '@theia-cli-companion/safe-files/lib/node/test';

@@ -1,37 +1,24 @@
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
+import { useTemporaryHome as useTemporaryTmpAndHome } from '@theia-cli-companion/safe-files/lib/node/test';
 
 /**
- * Points TMPDIR, HOME, QWEN_HOME and CLAUDE_CONFIG_DIR at a fresh directory for the duration of a test, so nothing a
- * test writes lands in the real home or /tmp. Returns the directory and a restore function.
+ * Points TMPDIR and HOME at a fresh directory for the duration of a test and unsets QWEN_HOME and CLAUDE_CONFIG_DIR,
+ * so every CLI's discovery directory is under it and nothing a test writes lands in the real home or /tmp. Returns the
+ * directory and a restore function.
  */
 export function useTemporaryHome(): { dir: string; restore: () => void } {
-    const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'companion-spec-')));
-    const saved = { TMPDIR: process.env.TMPDIR, HOME: process.env.HOME, QWEN_HOME: process.env.QWEN_HOME, CLAUDE_CONFIG_DIR: process.env.CLAUDE_CONFIG_DIR };
-    process.env.TMPDIR = path.join(dir, 'tmp');
-    process.env.HOME = path.join(dir, 'home');
+    const saved = { QWEN_HOME: process.env.QWEN_HOME, CLAUDE_CONFIG_DIR: process.env.CLAUDE_CONFIG_DIR };
     delete process.env.QWEN_HOME;
     delete process.env.CLAUDE_CONFIG_DIR;
-    fs.mkdirSync(process.env.TMPDIR);
-    fs.mkdirSync(process.env.HOME);
+    const home = useTemporaryTmpAndHome();
     return {
-        dir,
+        dir: home.dir,
         restore: () => {
+            home.restore();
             for (const [key, value] of Object.entries(saved)) {
-                if (value === undefined) {
-                    delete process.env[key];
-                } else {
+                if (value !== undefined) {
                     process.env[key] = value;
                 }
             }
-            fs.rmSync(dir, { recursive: true, force: true });
         }
     };
-}
-
-/** A PID that is certainly not running: a child that has already exited. */
-export function deadPid(): number {
-    const { spawnSync } = require('child_process') as typeof import('child_process');
-    return spawnSync(process.execPath, ['-e', '0']).pid!;
 }

@@ -10,7 +10,7 @@ const resolved = new Map<string, string>();
 /**
  * This user's private temporary directory: where Gemini CLI's discovery files go when the shared
  * `<tmpdir>/gemini` cannot be used (another account holds it, or it is a link or open to others: see
- * geminiDiscoveryLocation), handed to the window's terminals as `TMPDIR` then, so the CLIs that look
+ * ai-cli-ide-protocol's geminiDiscoveryLocation), handed to the window's terminals as `TMPDIR` then, so the CLIs that look
  * under `os.tmpdir()` (Gemini CLI's `gemini/ide`, Qwen Code's legacy files) find ours and nobody else's.
  *
  * `<tmpdir>/theia-cli-companion-<uid>`, 0700, when this user owns it (another account may have

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { spawn } from 'child_process';
 import * as fs from 'fs';
 import { currentPidNamespace, currentProcessIdentity, parseProcessStat, readProcessStat, SYSTEM_PROCESSES } from './process-identity';
-import { deadPid } from './test/temporary-home';
+import { deadPid } from './test/dead-pid';
 
 /** A /proc/<pid>/stat line with 52 fields; `startTime` is field 22. */
 function statLine(pid: number, comm: string, state: string, startTime: number | string): string {

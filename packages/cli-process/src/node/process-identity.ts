@@ -1,6 +1,18 @@
 import * as fs from 'fs';
-import type { DiscoveryFileWriter } from '../common/discovery-files';
 import { isProcessAlive } from './process-liveness';
+
+/**
+ * Who a process is, told apart from a later one with the same PID: a PID alone proves nothing, it is reused after
+ * a restart, and in another PID namespace (a container) the same number names another process.
+ */
+export interface ProcessIdentity {
+    /** The PID namespace, `pid:[4026531836]`; absent where there is no /proc (macOS). */
+    readonly pidNamespace?: string;
+    /** The PID inside that namespace. */
+    readonly pid: number;
+    /** Field 22 of `/proc/<pid>/stat` (clock ticks after boot): a reused PID has another; absent without /proc. */
+    readonly startTime?: number;
+}
 
 /** What `/proc/<pid>/stat` says about a process that matters to telling processes apart. */
 export interface ProcessStat {
@@ -61,14 +73,14 @@ function ownStat(): ProcessStat | undefined {
     return stat?.pid === process.pid ? stat : undefined;
 }
 
-let ownIdentity: DiscoveryFileWriter | undefined;
+let ownIdentity: ProcessIdentity | undefined;
 
-/** Who this process is, as recorded in the discovery files it writes; read from /proc once, it never changes. */
-export function currentProcessIdentity(): DiscoveryFileWriter {
+/** Who this process is (as IDE mode records it in the discovery files it writes); read from /proc once, it never changes. */
+export function currentProcessIdentity(): ProcessIdentity {
     return ownIdentity ??= Object.freeze({ pidNamespace: currentPidNamespace(), pid: process.pid, startTime: ownStat()?.startTime });
 }
 
-/** What the stale-file cleaner may ask about processes; {@link SYSTEM_PROCESSES} asks the system, tests give their own. */
+/** What a caller (IDE mode's stale-file cleaner) may ask about processes; {@link SYSTEM_PROCESSES} asks the system, tests give their own. */
 export interface ProcessTable {
     /** This process's PID namespace; undefined where there is no /proc. */
     pidNamespace(): string | undefined;

@@ -1,0 +1,2 @@
+export * from './hostile-files';
+export * from './temporary-home';

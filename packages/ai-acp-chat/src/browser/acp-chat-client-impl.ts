@@ -1,8 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { inject, injectable, named } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core/lib/common/logger';
-import { IdeCompanionBackend } from '@theia-cli-companion/ai-cli-core/lib/common';
-import { DiffReviewService, ReviewedProposal } from '@theia-cli-companion/ai-cli-core/lib/browser';
+import { AppliedChanges, ReviewedProposal } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import type { ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
 import { AcpChatClient } from '../common/acp-chat-protocol';
 import { AcpFileAccess } from './acp-file-access';
@@ -30,8 +29,7 @@ export class AcpChatClientImpl implements AcpChatClient {
     @inject(AcpFileAccess) protected readonly files: AcpFileAccess;
     @inject(AcpTerminalPresenter) protected readonly terminals: AcpTerminalPresenter;
     @inject(AcpToolCallEvents) protected readonly toolCalls: AcpToolCallEvents;
-    @inject(DiffReviewService) protected readonly diffs: DiffReviewService;
-    @inject(IdeCompanionBackend) protected readonly ideBackend: IdeCompanionBackend;
+    @inject(AppliedChanges) protected readonly appliedChanges: AppliedChanges;
     @inject(ILogger) @named('ai-acp-chat:AcpChatClient') protected readonly logger: ILogger;
 
     protected readonly sinks = new AcpTurnSinks();
@@ -90,7 +88,7 @@ export class AcpChatClientImpl implements AcpChatClient {
      */
     protected async keepForUndo(proposal: ReviewedProposal): Promise<void> {
         try {
-            this.diffs.recordApplied(proposal, await this.ideBackend.recordBeforeChange(proposal.fileUri));
+            await this.appliedChanges.keep(proposal);
         } catch (error) {
             this.logger.warn(`No Undo for the agent's write to ${proposal.fileUri}: ${error}`);
         }

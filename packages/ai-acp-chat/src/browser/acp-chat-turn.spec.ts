@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import type * as acp from '@agentclientprotocol/sdk';
 import { ChatAgentLocation, MutableChatModel, MutableChatRequestModel, QuestionResponseContent } from '@theia/ai-chat';
 import type { ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
+import { Deferred } from '@theia/core/lib/common/promise-util';
 import { AcpChatTurn } from './acp-chat-turn';
 
 disableDom();
@@ -206,6 +207,36 @@ describe('ACP permission requests in the chat', () => {
         question().handler!({ text: 'Always allow', value: 'always' } as never);
         expect(await outcome).to.deep.equal({ outcome: 'selected', optionId: 'always' });
         expect(review.isDisposed).to.equal(true);
+        expect(bed.service.pending).to.deep.equal([]);
+    });
+
+    it('withdraws the review of a question answered in the chat while it opened: no editor stays, its outcome reaches nobody', async () => {
+        const opening = new Deferred<void>();
+        bed.opening = opening.promise;
+        const { params, toolCall } = editPermission();
+        const outcome = turn.askPermission(params, toolCall);
+        await until(() => bed.service.pending.length === 1);
+        question().handler!({ text: 'Reject', value: 'reject' } as never);
+        opening.resolve();
+        expect(await outcome).to.deep.equal({ outcome: 'selected', optionId: 'reject' });
+        await until(() => bed.opened.length === 1 && bed.opened[0].isDisposed);
+        expect(bed.service.pending).to.deep.equal([]);
+        expect(bed.resolved).to.deep.equal([]);
+        expect(turn.unreviewedWrite({ sessionId: 'session-1', path: FILE, content: 'proposed\n' }), 'nothing was allowed').to.not.equal(undefined);
+    });
+
+    it('opens no review for a question answered in the chat before the files were read', async () => {
+        let read: (text: string) => void = () => undefined;
+        const slow = new AcpChatTurn(request, 'Test Agent', bed.service, () => undefined, () => undefined, {
+            read: () => new Promise(resolve => read = resolve), replaceWritten: async () => false
+        });
+        const { params, toolCall } = editPermission();
+        const outcome = slow.askPermission(params, toolCall);
+        question().handler!({ text: 'Allow', value: 'allow' } as never);
+        read('old\n');
+        expect(await outcome).to.deep.equal({ outcome: 'selected', optionId: 'allow' });
+        await new Promise(resolve => setImmediate(resolve));
+        expect(bed.opened).to.deep.equal([]);
         expect(bed.service.pending).to.deep.equal([]);
     });
 

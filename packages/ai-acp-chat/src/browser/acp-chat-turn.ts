@@ -1,14 +1,12 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import {
-    MutableChatRequestModel, QuestionResponseContentImpl, ThinkingChatResponseContentImpl,
-    ToolCallChatResponseContentImpl, ErrorChatResponseContentImpl
-} from '@theia/ai-chat';
+import { MutableChatRequestModel, ThinkingChatResponseContentImpl, ToolCallChatResponseContentImpl } from '@theia/ai-chat';
 import { ToolCallChatResponseContent } from '@theia/ai-chat/lib/common/chat-model';
 import { nls } from '@theia/core/lib/common/nls';
 import { FileUri } from '@theia/core/lib/common/file-uri';
-import { diffsOf, OMITTED_MARKER, ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
+import { OMITTED_MARKER, ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
 import type { DiffReviewService, ReviewedProposal } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import { AcpTurnSink } from './acp-chat-client-impl';
+import { AcpPermissionRequest, PermissionAnswer } from './acp-permission-request';
 import { AgentMarkdownContent } from './agent-markdown/agent-markdown-content';
 import { markdownText } from './agent-markdown/markdown-text';
 
@@ -18,13 +16,6 @@ export interface AgentWrittenFiles {
     read(filePath: string): Promise<string | undefined>;
     /** Puts `reviewed` in place of the agent's write if the file holds exactly `expected`; false otherwise. */
     replaceWritten(filePath: string, expected: string, reviewed: string): Promise<boolean>;
-}
-
-/** A permission diff as the user reviews it: the whole file, also when the agent sent only the changed snippet. */
-interface ReviewedDiff {
-    readonly path: string;
-    readonly original?: string;
-    readonly proposed: string;
 }
 
 /** A tool call part whose title may arrive after its first update. */
@@ -49,7 +40,8 @@ const TERMINAL_STATUSES = new Set(['completed', 'failed']);
 export class AcpChatTurn implements AcpTurnSink {
     /** Paths the user allowed with an edited proposal: the agent's write is replaced by the user's text. */
     protected readonly editedProposals = new Map<string, { proposed: string; edited: string }>();
-    protected readonly openReviews = new Set<string>();
+    /** The permission requests not answered yet. */
+    protected readonly permissions = new Set<AcpPermissionRequest>();
     /** What the user allowed to be written where, after seeing it: such a write is reviewed. */
     protected readonly allowedWrites = new Map<string, string>();
     /**
@@ -152,112 +144,42 @@ export class AcpChatTurn implements AcpTurnSink {
         }
     }
 
-    askPermission(params: acp.RequestPermissionRequest, toolCall: ToolCallState): Promise<acp.RequestPermissionOutcome> {
+    async askPermission(params: acp.RequestPermissionRequest, toolCall: ToolCallState): Promise<acp.RequestPermissionOutcome> {
         this.addToolCall(toolCall);
-        return new Promise(resolve => {
-            const response = this.request.response;
-            let settled = false;
-            const reviewIds: string[] = [];
-            const settle = (outcome: acp.RequestPermissionOutcome) => {
-                if (settled) {
-                    return;
-                }
-                settled = true;
-                if (outcome.outcome === 'selected') {
-                    question.selectedOption = options.find(option => option.value === outcome.optionId);
-                    if (params.options.find(option => option.optionId === outcome.optionId)?.kind.startsWith('allow')) {
-                        reviewed.forEach(diff => this.allowedWrites.set(diff.path, diff.proposed));
-                        const edited = reviewed.filter(diff => this.editedProposals.has(diff.path)).map(diff => diff.path);
-                        if (edited.length) {
-                            this.reviewedToolCalls.set(toolCall.toolCallId, edited);
-                        }
-                    }
-                }
-                reviewIds.forEach(id => {
-                    this.openReviews.delete(id);
-                    this.diffs.reject(id).catch(() => undefined);
-                });
-                response.stopWaitingForInput();
-                resolve(outcome);
-            };
-            const options = params.options.map(option => ({ text: option.name, value: option.optionId, description: option.kind }));
-            const question = new QuestionResponseContentImpl(
-                markdownText(nls.localize('theia-cli-companion/acp-chat/permission', '{0} asks to run: {1}', this.agentName, toolCall.title)),
-                options, this.request, selected => settle({ outcome: 'selected', optionId: String(selected.value) }),
-                { header: nls.localize('theia-cli-companion/acp-chat/permissionHeader', 'Permission') });
-            this.add(question);
-            response.waitForInput();
-            response.cancellationToken.onCancellationRequested(() => settle({ outcome: 'cancelled' }));
-            const allow = params.options.find(option => option.kind === 'allow_once') ?? params.options.find(option => option.kind.startsWith('allow'));
-            const reject = params.options.find(option => option.kind === 'reject_once') ?? params.options.find(option => option.kind.startsWith('reject'));
-            // A tool call that changes several files is answered once every file is decided: allowed if any
-            // file is accepted (a rejected file's write then keeps its current text), rejected if none is.
-            let reviewed: ReviewedDiff[] = [];
-            const decisions = new Map<string, { accepted: true; content: string } | { accepted: false }>();
-            const decide = () => {
-                if (decisions.size < reviewed.length) {
-                    return;
-                }
-                const accepted = reviewed.filter(diff => decisions.get(diff.path)?.accepted);
-                if (!accepted.length || !allow) {
-                    if (reject) {
-                        settle({ outcome: 'selected', optionId: reject.optionId });
-                    }
-                    return;
-                }
-                for (const diff of reviewed) {
-                    const decision = decisions.get(diff.path)!;
-                    const written = decision.accepted ? decision.content : diff.original;
-                    if (written === undefined) {
-                        this.add(this.markdown(`\n\n*${nls.localize('theia-cli-companion/acp-chat/rejectedNewFile',
-                            'You rejected the new file {0}, but the agent may still create it: ACP can only allow or reject the whole tool call.', diff.path)}*\n\n`));
-                    } else if (written !== diff.proposed) {
-                        this.editedProposals.set(diff.path, { proposed: diff.proposed, edited: written });
-                    }
-                }
-                settle({ outcome: 'selected', optionId: allow.optionId });
-            };
-            const review = (diff: ReviewedDiff) => {
-                const id = `acp-${toolCall.toolCallId}-${reviewIds.length}`;
-                reviewIds.push(id);
-                this.openReviews.add(id);
-                this.diffs.review({
-                    id, fileUri: FileUri.create(diff.path).toString(), newContent: diff.proposed, fileExists: diff.original !== undefined,
-                    proposedBy: this.agentName,
-                    origin: { kind: 'acp', groupId: this.request.session.id, label: this.agentName }
-                }, outcome => {
-                    this.openReviews.delete(id);
-                    decisions.set(diff.path, outcome);
-                    decide();
-                }).catch(error => this.add(new ErrorChatResponseContentImpl(new Error(`The proposed change could not be shown: ${error}`))));
-            };
-            Promise.all(diffsOf(toolCall).map(diff => this.wholeFile(diff))).then(whole => {
-                reviewed = whole;
-                if (!settled) {
-                    reviewed.forEach(review);
-                }
-            }, error => this.add(new ErrorChatResponseContentImpl(new Error(`The proposed change could not be shown: ${error}`))));
+        const permission = new AcpPermissionRequest(params, toolCall, {
+            request: this.request, agentName: this.agentName, reviews: this.diffs, read: filePath => this.files.read(filePath)
         });
+        this.permissions.add(permission);
+        try {
+            const answer = await permission.ask();
+            this.remember(toolCall.toolCallId, answer);
+            return answer.outcome;
+        } finally {
+            this.permissions.delete(permission);
+        }
     }
 
     /**
-     * The whole file the agent proposes. Gemini CLI and Qwen Code send whole files; Claude Code sends the
-     * replaced snippet (`oldText` → `newText`), which is put in place where it occurs exactly once in the
-     * file; and its Write sends no `oldText` even for a file that exists. What cannot be placed is
-     * reviewed as sent.
+     * What the writes that follow an answer need: an allowed file's proposal (such a write is reviewed), the
+     * user's text in place of the agent's, and the tool calls whose files get the user's text when they complete.
      */
-    protected async wholeFile(diff: { path: string; oldText?: string | null; newText: string }): Promise<ReviewedDiff> {
-        const current = await this.files.read(diff.path).catch(() => undefined);
-        const old = diff.oldText ?? undefined;
-        // A file that is not there is new, whatever `oldText` says (Qwen Code sends '' for a new file).
-        if (current === undefined || old === undefined || current === old) {
-            return { path: diff.path, original: current, proposed: diff.newText };
+    protected remember(toolCallId: string, answer: PermissionAnswer): void {
+        for (const { diff, text } of answer.written) {
+            if (text === undefined) {
+                this.add(this.markdown(`\n\n*${nls.localize('theia-cli-companion/acp-chat/rejectedNewFile',
+                    'You rejected the new file {0}, but the agent may still create it: ACP can only allow or reject the whole tool call.', diff.path)}*\n\n`));
+            } else if (text !== diff.proposed) {
+                this.editedProposals.set(diff.path, { proposed: diff.proposed, edited: text });
+            }
         }
-        const at = current.indexOf(old);
-        const once = old.length > 0 && at >= 0 && current.indexOf(old, at + 1) < 0;
-        return once
-            ? { path: diff.path, original: current, proposed: current.slice(0, at) + diff.newText + current.slice(at + old.length) }
-            : { path: diff.path, original: old, proposed: diff.newText };
+        if (!answer.allows) {
+            return;
+        }
+        answer.reviewed.forEach(diff => this.allowedWrites.set(diff.path, diff.proposed));
+        const edited = answer.reviewed.filter(diff => this.editedProposals.has(diff.path)).map(diff => diff.path);
+        if (edited.length) {
+            this.reviewedToolCalls.set(toolCallId, edited);
+        }
     }
 
     /**
@@ -338,8 +260,7 @@ export class AcpChatTurn implements AcpTurnSink {
 
     /** Closes the reviews still open when the turn ends (cancelled, failed): their questions are moot. */
     dispose(): void {
-        this.openReviews.forEach(id => this.diffs.reject(id).catch(() => undefined));
-        this.openReviews.clear();
+        this.permissions.forEach(permission => permission.dispose());
     }
 }
 

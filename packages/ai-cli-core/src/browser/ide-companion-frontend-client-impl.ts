@@ -1,23 +1,17 @@
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { Emitter, Event } from '@theia/core/lib/common/event';
 import {
-    CompanionEvent, DiffProposal, IdeCompanionFrontendClient, OpenFileRequest, WindowCompanionStatus, RpcText, toRpcText
+    CompanionEvent, DiffProposal, IdeCompanionFrontendClient, OpenFileRequest, WindowCompanionStatus, RpcText
 } from '@theia-cli-companion/ide-companion-server/lib/common';
 import type { DocumentState, FileDiagnostics } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-
-/** What handles the backend's diff requests in this window (the diff review service). */
-export const DiffRequestHandler = Symbol('DiffRequestHandler');
-export interface DiffRequestHandler {
-    openDiff(proposal: DiffProposal): Promise<void>;
-    closeDiff(id: string): Promise<string | undefined>;
-}
+import type { CliDiffRequests } from './diff-review/cli-diff-requests';
 
 /**
- * Resolves the diff handler when the first request comes: it talks to the backend through the proxy
- * this client serves, so it cannot be injected here directly.
+ * The window's `CliDiffRequests`, resolved when the first diff request comes: it answers the backend
+ * through the proxy this client serves, so it cannot be injected here directly (a DI cycle).
  */
-export const DiffRequestHandlerFactory = Symbol('DiffRequestHandlerFactory');
-export type DiffRequestHandlerFactory = () => DiffRequestHandler;
+export const CliDiffRequestsProvider = Symbol('CliDiffRequestsProvider');
+export type CliDiffRequestsProvider = () => CliDiffRequests;
 
 /** What answers the agents' IDE tools in this window (the window IDE tools service). */
 export const IdeToolsHandler = Symbol('IdeToolsHandler');
@@ -36,8 +30,8 @@ export class IdeCompanionFrontendClientImpl implements IdeCompanionFrontendClien
     protected readonly onDidLogEmitter = new Emitter<CompanionEvent>();
     readonly onDidLog: Event<CompanionEvent> = this.onDidLogEmitter.event;
 
-    @inject(DiffRequestHandlerFactory)
-    protected readonly diffHandler: DiffRequestHandlerFactory;
+    @inject(CliDiffRequestsProvider)
+    protected readonly cliDiffs: CliDiffRequestsProvider;
 
     @inject(IdeToolsHandler)
     protected readonly tools: IdeToolsHandler;
@@ -67,11 +61,10 @@ export class IdeCompanionFrontendClientImpl implements IdeCompanionFrontendClien
     }
 
     async openDiff(proposal: DiffProposal): Promise<void> {
-        return this.diffHandler().openDiff(proposal);
+        return this.cliDiffs().openDiff(proposal);
     }
 
     async closeDiff(id: string): Promise<RpcText | undefined> {
-        const text = await this.diffHandler().closeDiff(id);
-        return text === undefined ? undefined : toRpcText(text);
+        return this.cliDiffs().closeDiff(id);
     }
 }

@@ -3,6 +3,9 @@
 export * from './companion-log';
 export * from './companion-output';
 export * from './diff-review/diff-review-service';
+export * from './diff-review/reviewed-proposal';
+export * from './diff-review/applied-changes';
+export * from './diff-review/review-pace-settings';
 export * from './editor-context-tracker';
 export * from './window-companion-service';
 export * from './snapshots/snapshot-include-settings';
@@ -13,4 +16,3 @@ export * from './review-changes/review-change-service';
 export * from './review-changes/review-change-commands';
 export * from './pending-review/pending-review-commands';
 export * from './pending-review/pending-review-source';
-export * from './pending-review/review-pace-settings';

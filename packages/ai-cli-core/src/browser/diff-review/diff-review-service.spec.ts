@@ -3,10 +3,11 @@ let disableDom = enableBrowserDom();
 
 import { expect } from 'chai';
 import { until } from '@theia-cli-companion/ide-companion-server/lib/common/test';
+import { fromRpcText } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { DiffUris } from '@theia/core/lib/browser/diff-uris';
 import { DIFF_WRITE_ON_ACCEPT_PREF, REVIEW_NOTIFY_QUEUED_PREF } from '../../common/ide-companion-preferences';
 import { DiffReviewTestbed, ReviewWidget } from '../test/diff-review-testbed';
-import { ReviewedProposal } from './diff-review-service';
+import { ReviewedProposal } from './reviewed-proposal';
 
 disableDom();
 
@@ -123,10 +124,10 @@ describe('DiffReviewService', () => {
     it('closes without an answer when the CLI decided, and returns what the proposal shows', async () => {
         const widget = await propose('d1', 'a.ts', 'proposed\n');
         bed.models.edited.set(widget.proposalUri, 'proposed, edited\n');
-        expect(await bed.service.closeDiff('d1')).to.equal('proposed, edited\n');
+        expect(fromRpcText((await bed.cli.closeDiff('d1'))!)).to.equal('proposed, edited\n');
         expect(widget.isDisposed).to.equal(true);
         expect(bed.resolved).to.deep.equal([]);
-        expect(await bed.service.closeDiff('unknown')).to.equal(undefined);
+        expect(await bed.cli.closeDiff('unknown')).to.equal(undefined);
     });
 
     it('accepts a proposal with one change rejected as the proposal with exactly that change reverted, each line ending from where its line came', async () => {
@@ -177,21 +178,21 @@ describe('DiffReviewService', () => {
         await propose('d1', 'a.ts', 'proposed\n', true, { original: 'mine\n' });
         expect(bed.opened.length).to.equal(before);
         expect(answers()).to.deep.equal([{ id: 'd1', accepted: 'proposed\n' }]);
-        expect(bed.service.applied.map(change => change.proposal.id)).to.deep.equal(['d1']);
+        expect(bed.appliedChanges.applied.map(change => change.proposal.id)).to.deep.equal(['d1']);
         bed.files.set(fileUri('a.ts'), 'proposed\n');
-        await bed.service.undo('d1');
+        await bed.appliedChanges.undo('d1');
         expect(bed.files.contents.get(fileUri('a.ts'))?.text).to.equal('mine\n');
         expect(bed.questions, 'the file held what was applied: nothing to ask').to.deep.equal([]);
-        expect(bed.service.applied).to.deep.equal([]);
+        expect(bed.appliedChanges.applied).to.deep.equal([]);
 
         await propose('d2', 'b.ts', 'new file\n', false);
         bed.files.set(fileUri('b.ts'), 'new file, edited since\n');
         bed.answer = false;
-        await bed.service.undo('d2');
+        await bed.appliedChanges.undo('d2');
         expect(bed.questions).to.have.length(1);
         expect(bed.files.contents.get(fileUri('b.ts'))?.text, 'the user said no').to.equal('new file, edited since\n');
         bed.answer = true;
-        await bed.service.undo('d2');
+        await bed.appliedChanges.undo('d2');
         expect(bed.files.contents.has(fileUri('b.ts')), 'a created file is removed').to.equal(false);
 
         bed.recordFails = true;
@@ -217,10 +218,11 @@ describe('DiffReviewService', () => {
         const proposal: ReviewedProposal = { id: 'acp-1', fileUri: fileUri('a.ts'), newContent: 'agent\n', fileExists: true, proposedBy: 'Gemini',
             origin: { kind: 'acp', groupId: 'chat-1', label: 'Gemini' } };
         bed.files.set(fileUri('a.ts'), 'old\n');
-        await bed.service.review(proposal, outcome => outcomes.push(outcome));
+        void (await bed.service.review(proposal)).outcome.then(outcome => outcomes.push(outcome));
         bed.userSettings.set(DIFF_WRITE_ON_ACCEPT_PREF, true);
         await bed.service.accept('acp-1');
-        expect(outcomes).to.deep.equal([{ accepted: true, content: 'agent\n' }]);
+        await until(() => outcomes.length > 0);
+        expect(outcomes).to.deep.equal([{ kind: 'accepted', content: 'agent\n' }]);
         expect(bed.resolved).to.deep.equal([]);
         expect(bed.files.written, 'the agent writes through the ACP client, not the review').to.deep.equal([]);
     });

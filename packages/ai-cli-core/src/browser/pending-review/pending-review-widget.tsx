@@ -7,7 +7,9 @@ import URI from '@theia/core/lib/common/uri';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
 import { open, OpenerService } from '@theia/core/lib/browser/opener-service';
 import { ContributionProvider } from '@theia/core/lib/common/contribution-provider';
-import { AppliedChange, DiffReviewService, ReviewedProposal } from '../diff-review/diff-review-service';
+import { DiffReviewService } from '../diff-review/diff-review-service';
+import { AppliedChange, AppliedChanges } from '../diff-review/applied-changes';
+import { ReviewedProposal } from '../diff-review/reviewed-proposal';
 import { ReviewChangeService } from '../review-changes/review-change-service';
 import { ReviewDiffRegistry } from '../review-changes/review-diff-registry';
 import { PendingReviewSource, PendingReviewSourceFile, PendingReviewSourceGroup } from './pending-review-source';
@@ -29,6 +31,7 @@ export class PendingReviewWidget extends ReactWidget {
     static readonly LABEL = nls.localize('theia-cli-companion/cli-core/pendingViewTitle', 'Pending Changes');
 
     @inject(DiffReviewService) protected readonly diffs: DiffReviewService;
+    @inject(AppliedChanges) protected readonly appliedChanges: AppliedChanges;
     @inject(ReviewDiffRegistry) protected readonly registry: ReviewDiffRegistry;
     @inject(ReviewChangeService) protected readonly changes: ReviewChangeService;
     @inject(WorkspaceService) protected readonly workspace: WorkspaceService;
@@ -44,6 +47,7 @@ export class PendingReviewWidget extends ReactWidget {
         this.title.closable = true;
         this.addClass('pending-review');
         this.toDispose.push(this.diffs.onDidChange(() => this.update()));
+        this.toDispose.push(this.appliedChanges.onDidChange(() => this.update()));
         // Change decisions show as "n of m left": a review diff's editor reports them as its diff updates.
         this.toDispose.push(this.registry.onDidChange(() => this.update()));
         this.toDispose.push(this.changes.onDidDecide(() => this.update()));
@@ -62,7 +66,7 @@ export class PendingReviewWidget extends ReactWidget {
             return group;
         };
         this.diffs.pending.forEach(proposal => groupOf(proposal.origin).proposals.push(proposal));
-        this.diffs.applied.forEach(change => groupOf(change.proposal.origin).applied.push(change));
+        this.appliedChanges.applied.forEach(change => groupOf(change.proposal.origin).applied.push(change));
         return [...groups.values()];
     }
 
@@ -149,7 +153,7 @@ export class PendingReviewWidget extends ReactWidget {
             <span className={codicon('pass')} title={nls.localize('theia-cli-companion/cli-core/appliedTitle', 'Accepted automatically')} />
             <span className='pending-review-file-name' title={uri.path.fsPath()} onClick={() => open(this.openerService, uri)}>{name}</span>
             <span className='pending-review-file-progress'>{nls.localize('theia-cli-companion/cli-core/applied', 'applied')}</span>
-            {this.action('undo', 'discard', nls.localize('theia-cli-companion/cli-core/undoApplied', 'Undo'), () => this.diffs.undo(proposal.id))}
+            {this.action('undo', 'discard', nls.localize('theia-cli-companion/cli-core/undoApplied', 'Undo'), () => this.appliedChanges.undo(proposal.id))}
         </div>;
     }
 

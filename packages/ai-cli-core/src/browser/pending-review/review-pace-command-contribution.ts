@@ -4,7 +4,7 @@ import { QuickInputService, QuickPickItem } from '@theia/core/lib/common/quick-p
 import { nls } from '@theia/core/lib/common/nls';
 import { ReviewPace } from '../../common/ide-companion-preferences';
 import { PendingReviewCommands } from './pending-review-commands';
-import { PaceTarget, ReviewPaceSettings } from './review-pace-settings';
+import { PaceTarget, ReviewPaceSettings } from '../diff-review/review-pace-settings';
 
 const PACE_LABELS: Record<ReviewPace, () => string> = {
     open: () => nls.localize('theia-cli-companion/cli-core/paceOpenLabel', 'Open each diff'),

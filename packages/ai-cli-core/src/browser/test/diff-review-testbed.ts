@@ -13,10 +13,15 @@ import { DIFF_FOCUS_PREF, IdeCompanionPreferences } from '../../common/ide-compa
 import { CompanionLog } from '../companion-log';
 import { TextModels } from '../text-models';
 import { DiffReviewService } from '../diff-review/diff-review-service';
+import { CliDiffRequests } from '../diff-review/cli-diff-requests';
+import { AppliedChanges } from '../diff-review/applied-changes';
+import { OverwriteCheck } from '../diff-review/overwrite-check';
+import { ReviewEditors } from '../diff-review/review-editors';
+import { ReviewedTexts } from '../diff-review/reviewed-texts';
 import { OverwriteConfirmation } from '../diff-review/overwrite-confirmation';
 import { ProposedContentResourceResolver } from '../diff-review/proposed-content-resource-resolver';
 import { ReviewDiffRegistry } from '../review-changes/review-diff-registry';
-import { ReviewPaceSettings } from '../pending-review/review-pace-settings';
+import { ReviewPaceSettings } from '../diff-review/review-pace-settings';
 import { ExecutionSettings } from '../untrusted-workspace/execution-settings';
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import { CommandService } from '@theia/core/lib/common/command';
@@ -97,7 +102,8 @@ export class TestTextModels implements TextModels {
 }
 
 /**
- * The real `DiffReviewService` (with the real proposal resources) over what only a browser has: the
+ * The real `DiffReviewService`, its CLI route `CliDiffRequests` and its `AppliedChanges` (with the real
+ * proposal resources) over what only a browser has: the
  * opener opens a `ReviewWidget` instead of Monaco's diff editor, the models are `TestTextModels`, the
  * backend and dialogs record what they are told. Needs `enableBrowserDom`.
  */
@@ -107,11 +113,15 @@ export class DiffReviewTestbed {
     /** What the backend was told, in order. */
     readonly resolved: { id: string; outcome: DiffOutcome }[] = [];
     resolveFails = false;
+    /** The opener opens no editor (as Theia's, for a diff it cannot show). */
+    opensNothing = false;
+    /** The opener opens its editor once this settles (an editor that takes its time). */
+    opening: Promise<void> = Promise.resolve();
     recordFails = false;
     readonly ledger = new Map<string, { fileUri: string; before: string | undefined }>();
-    /** The problems of each overwrite confirmation asked, and the answer the user gives. */
+    /** The problems of each overwrite confirmation asked, and the answer the user gives (a promise: the user has not answered yet). */
     readonly questions: (readonly string[])[] = [];
-    answer = true;
+    answer: boolean | Promise<boolean> = true;
     readonly errors: string[] = [];
     readonly warnings: string[] = [];
     readonly infos: string[] = [];
@@ -121,6 +131,9 @@ export class DiffReviewTestbed {
     readonly preferences: Record<string, unknown> = { [DIFF_FOCUS_PREF]: 'auto' };
     readonly models: TestTextModels;
     readonly service: DiffReviewService;
+    /** The route of a CLI's proposals, as the window's RPC client calls it. */
+    readonly cli: CliDiffRequests;
+    readonly appliedChanges: AppliedChanges;
 
     constructor() {
         const container = new Container();
@@ -131,6 +144,10 @@ export class DiffReviewTestbed {
             getOpener: async () => ({
                 id: 'diff', canHandle: () => 1,
                 open: async (uri: URI) => {
+                    await this.opening;
+                    if (this.opensNothing) {
+                        return undefined;
+                    }
                     const widget = new ReviewWidget(uri);
                     this.opened.push(widget);
                     return widget;
@@ -202,8 +219,15 @@ export class DiffReviewTestbed {
         container.bind(CommandService).toConstantValue({ executeCommand: async () => undefined });
         container.bind(ExecutionSettings).toSelf().inSingletonScope();
         container.bind(ReviewPaceSettings).toSelf().inSingletonScope();
+        container.bind(ReviewEditors).toSelf().inSingletonScope();
+        container.bind(ReviewedTexts).toSelf().inSingletonScope();
+        container.bind(OverwriteCheck).toSelf().inSingletonScope();
+        container.bind(AppliedChanges).toSelf().inSingletonScope();
         container.bind(DiffReviewService).toSelf().inSingletonScope();
+        container.bind(CliDiffRequests).toSelf().inSingletonScope();
         this.service = container.get(DiffReviewService);
+        this.cli = container.get(CliDiffRequests);
+        this.appliedChanges = container.get(AppliedChanges);
     }
 
     /**
@@ -215,7 +239,7 @@ export class DiffReviewTestbed {
             this.files.set(DiffReviewTestbed.fileUri(name), options.original ?? 'the file as it is\n');
         }
         const groupId = options.groupId ?? 'session-1';
-        await this.service.openDiff({ id, fileUri: DiffReviewTestbed.fileUri(name), newContent: toRpcText(newContent), fileExists, proposedBy: 'Gemini CLI (test 1.0)',
+        await this.cli.openDiff({ id, fileUri: DiffReviewTestbed.fileUri(name), newContent: toRpcText(newContent), fileExists, proposedBy: 'Gemini CLI (test 1.0)',
             origin: { kind: 'cli', groupId, label: `Gemini CLI (test 1.0) ${groupId}`, flavour: 'gemini' } });
         return this.opened[this.opened.length - 1];
     }

@@ -45,6 +45,25 @@ export class AppliedChanges {
         this.recordApplied(proposal, await this.backend.recordBeforeChange(proposal.fileUri));
     }
 
+    /**
+     * Pace "accept": the proposal is accepted as proposed at once, once the backend keeps the file's
+     * bytes from before, so that the user can still see it in Pending Changes and undo it. False (the
+     * proposal is then reviewed as usual) when they cannot be kept.
+     */
+    async acceptUnseen(proposal: ReviewedProposal): Promise<boolean> {
+        const fileUri = new URI(proposal.fileUri);
+        try {
+            await this.keep(proposal);
+        } catch (error) {
+            this.output.warn(nls.localize('theia-cli-companion/cli-core/noUndoSoReview',
+                'Could not keep {0} for Undo ({1}); the change is opened for review instead of being accepted automatically.', fileUri.path.fsPath(), String(error)));
+            return false;
+        }
+        this.output.info(nls.localize('theia-cli-companion/cli-core/acceptedAutomatically', 'Accepted the change {0} proposed to {1} (review pace: accept automatically)',
+            proposal.origin.label, fileUri.path.fsPath()));
+        return true;
+    }
+
     /** Lists a change applied without its own review, whose bytes from before the backend keeps under `undoId`. */
     recordApplied(proposal: ReviewedProposal, undoId: string): void {
         this.changes.set(proposal.id, { proposal, undoId, appliedAt: Date.now() });

@@ -1,13 +1,11 @@
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { Widget } from '@theia/core/lib/browser/widgets/widget';
-import { Disposable } from '@theia/core/lib/common/disposable';
 import { Emitter, Event } from '@theia/core/lib/common/event';
 import { MessageService } from '@theia/core/lib/common/message-service';
 import { nls } from '@theia/core/lib/common/nls';
 import { Deferred } from '@theia/core/lib/common/promise-util';
 import URI from '@theia/core/lib/common/uri';
 import { IdeCompanionPreferences, REVIEW_NOTIFY_QUEUED_PREF } from '../../common/ide-companion-preferences';
-import { CompanionLog } from '../companion-log';
 import { ReviewDiffRegistry } from '../review-changes/review-diff-registry';
 import { AppliedChanges } from './applied-changes';
 import { OverwriteCheck } from './overwrite-check';
@@ -16,23 +14,7 @@ import { ReviewEditors } from './review-editors';
 import { ReviewPaceSettings } from './review-pace-settings';
 import { PendingReview, ReviewedProposal, ReviewOutcome } from './reviewed-proposal';
 import { ReviewedTexts } from './reviewed-texts';
-
-interface ReviewedDiff {
-    readonly proposal: ReviewedProposal;
-    readonly proposalUri: URI;
-    /** Settled once, by `report`. */
-    readonly outcome: Deferred<ReviewOutcome>;
-    /** The file's etag when the diff opened ('absent' for a new file): a change means someone else wrote it. */
-    etagAtOpen?: string;
-    widget?: Widget;
-    resolved: boolean;
-    /** Arrived while the pace was "queue": closing its editor puts it back in the queue rather than rejecting it. */
-    queued?: boolean;
-    /** An accept is under way (it may be asking the user): a second one would answer the proposer twice. */
-    settling?: boolean;
-    /** Its entry among the window's review diffs (for the change commands). */
-    registration?: Disposable;
-}
+import { ReviewedDiff } from './reviewed-diff';
 
 /**
  * The window's review of proposed changes, one entry point for every proposer: `review` shows a
@@ -58,7 +40,6 @@ export class DiffReviewService {
     @inject(AppliedChanges) protected readonly appliedChanges: AppliedChanges;
     @inject(MessageService) protected readonly messageService: MessageService;
     @inject(IdeCompanionPreferences) protected readonly preferences: IdeCompanionPreferences;
-    @inject(CompanionLog) protected readonly output: CompanionLog;
 
     protected readonly diffs = new Map<string, ReviewedDiff>();
     protected readonly onDidChangeEmitter = new Emitter<void>();
@@ -74,7 +55,8 @@ export class DiffReviewService {
      */
     async review(proposal: ReviewedProposal): Promise<PendingReview> {
         const pace = this.pace.of(proposal.origin);
-        if (pace === 'accept' && await this.acceptAutomatically(proposal)) {
+        if (pace === 'accept' && await this.appliedChanges.acceptUnseen(proposal)) {
+            this.onDidChangeEmitter.fire();
             return { proposal, outcome: Promise.resolve({ kind: 'accepted', content: proposal.newContent, automatically: true }) };
         }
         const fileUri = new URI(proposal.fileUri);
@@ -138,26 +120,6 @@ export class DiffReviewService {
                 void this.open(diff.proposal.id);
             }
         });
-    }
-
-    /**
-     * Pace "accept": the proposal is accepted as proposed at once, once the backend keeps the file's
-     * bytes from before, so that the user can still see it in Pending Changes and undo it. False (the
-     * proposal is then reviewed as usual) when they cannot be kept.
-     */
-    protected async acceptAutomatically(proposal: ReviewedProposal): Promise<boolean> {
-        const fileUri = new URI(proposal.fileUri);
-        try {
-            await this.appliedChanges.keep(proposal);
-        } catch (error) {
-            this.output.warn(nls.localize('theia-cli-companion/cli-core/noUndoSoReview',
-                'Could not keep {0} for Undo ({1}); the change is opened for review instead of being accepted automatically.', fileUri.path.fsPath(), String(error)));
-            return false;
-        }
-        this.output.info(nls.localize('theia-cli-companion/cli-core/acceptedAutomatically', 'Accepted the change {0} proposed to {1} (review pace: accept automatically)',
-            proposal.origin.label, fileUri.path.fsPath()));
-        this.onDidChangeEmitter.fire();
-        return true;
     }
 
     /**

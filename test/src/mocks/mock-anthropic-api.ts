@@ -1,5 +1,5 @@
 import * as http from 'http';
-import { AddressInfo } from 'net';
+import { MockModelApi, MockReplyTiming } from './mock-model-api';
 
 /** A content block of the Messages API, as far as the mock needs to read it. */
 export interface AnthropicBlock {
@@ -43,10 +43,7 @@ export type MockAnthropicTurn = ({ text: string } | {
     toolUse: { name: string; input: Record<string, unknown>; id?: string };
     /** Text the model says before the tool use. */
     text?: string;
-}) & {
-    /** Answer this late, so a test can watch the client while the model "thinks". */
-    delayMs?: number;
-};
+}) & MockReplyTiming;
 
 let toolUseCounter = 0;
 
@@ -67,14 +64,10 @@ let toolUseCounter = 0;
  * The CLI puts context into `messages` as `role: 'system'` messages (environment, IDE selection):
  * read it with `contextText` / `selections`, the typed prompt with `lastUserText`.
  */
-export class MockAnthropicApi {
-    protected server?: http.Server;
-    readonly requests: AnthropicRequest[] = [];
+export class MockAnthropicApi extends MockModelApi<AnthropicRequest> {
 
-    constructor(protected readonly script: (request: AnthropicRequest) => MockAnthropicTurn) { }
-
-    get url(): string {
-        return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+    constructor(protected readonly script: (request: AnthropicRequest) => MockAnthropicTurn) {
+        super();
     }
 
     /** The requests of the main conversation only (the ones offering tools). */
@@ -82,24 +75,9 @@ export class MockAnthropicApi {
         return this.requests.filter(request => MockAnthropicApi.isMainConversation(request));
     }
 
-    async start(): Promise<string> {
-        this.server = http.createServer((req, res) => {
-            let body = '';
-            req.on('data', chunk => body += chunk);
-            req.on('end', () => {
-                try {
-                    this.answer(req.method ?? 'GET', req.url ?? '', body, res);
-                } catch (error) {
-                    res.writeHead(500, { 'Content-Type': 'application/json' })
-                        .end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: String(error) } }));
-                }
-            });
-        });
-        await new Promise<void>(resolve => this.server!.listen(0, '127.0.0.1', resolve));
-        return this.url;
-    }
-
-    protected answer(method: string, path: string, raw: string, res: http.ServerResponse): void {
+    protected answer(req: http.IncomingMessage, raw: string, res: http.ServerResponse): void {
+        const method = req.method ?? 'GET';
+        const path = req.url ?? '';
         let body: Record<string, unknown> | undefined;
         try {
             body = raw ? JSON.parse(raw) : undefined;
@@ -119,7 +97,7 @@ export class MockAnthropicApi {
             body
         };
         const pathname = path.split('?')[0];
-        const json = (status: number, value: unknown) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(value));
+        const json = (status: number, value: unknown) => MockAnthropicApi.json(res, status, value);
         if (method === 'POST' && pathname === '/v1/messages/count_tokens') {
             this.requests.push(request);
             json(200, { input_tokens: 11 });
@@ -144,12 +122,11 @@ export class MockAnthropicApi {
         }
         this.requests.push(request);
         const turn = this.script(request);
-        const reply = () => request.stream ? this.stream(request, turn, res) : json(200, this.message(request, turn));
-        if (turn.delayMs) {
-            setTimeout(reply, turn.delayMs);
-        } else {
-            reply();
-        }
+        this.replyWhen(turn, res, () => request.stream ? this.stream(request, turn, res) : json(200, this.message(request, turn)));
+    }
+
+    protected failed(res: http.ServerResponse, error: unknown): void {
+        MockAnthropicApi.json(res, 500, { type: 'error', error: { type: 'api_error', message: String(error) } });
     }
 
     protected blocks(turn: MockAnthropicTurn): AnthropicBlock[] {
@@ -173,8 +150,8 @@ export class MockAnthropicApi {
     }
 
     protected stream(request: AnthropicRequest, turn: MockAnthropicTurn, res: http.ServerResponse): void {
-        res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'Connection': 'keep-alive' });
-        const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+        const events = MockAnthropicApi.eventStream(res);
+        const send = (event: string, data: unknown) => events.send(data, event);
         const blocks = this.blocks(turn);
         const message = this.message(request, turn, blocks);
         send('message_start', {
@@ -193,7 +170,7 @@ export class MockAnthropicApi {
         });
         send('message_delta', { type: 'message_delta', delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: 7 } });
         send('message_stop', { type: 'message_stop' });
-        res.end();
+        events.end();
     }
 
     /** True for requests of the main conversation: they offer tools; side requests (quota, titles) do not. */
@@ -288,9 +265,5 @@ export class MockAnthropicApi {
             content: MockAnthropicApi.textOf(result.content),
             isError: result.is_error === true
         };
-    }
-
-    async stop(): Promise<void> {
-        await new Promise<void>(resolve => this.server ? this.server.close(() => resolve()) : resolve());
     }
 }

@@ -1,44 +1,29 @@
 import * as http from 'http';
-import { AddressInfo } from 'net';
+import { MockModelApi, MockReplyTiming } from './mock-model-api';
 
 interface Part { text?: string; functionCall?: { name: string; args: unknown }; functionResponse?: { name: string; response: unknown } }
 interface Content { role: string; parts: Part[] }
 
+/** One request: its path, its conversation, the names of the tools it offered the model, and when it arrived (epoch ms). */
+export interface GeminiRequest { path: string; contents: Content[]; tools: string[]; apiKey?: string; at: number }
+
 /** One model reply, chosen from the conversation so far. */
-export type MockTurn = ({ text: string } | { functionCall: { name: string; args: Record<string, unknown> } }) & {
-    /** Answer this late, so a test can watch the client while the model "thinks". */
-    delayMs?: number;
-    /** Answer only once this settles: the test decides when the model has "thought" enough. */
-    after?: Promise<unknown>;
-};
+export type MockTurn = ({ text: string } | { functionCall: { name: string; args: Record<string, unknown> } }) & MockReplyTiming;
 
 /**
  * A local stand-in for the Gemini REST API (`:streamGenerateContent?alt=sse`), so the real Gemini
  * CLI runs offline with `GOOGLE_GEMINI_BASE_URL` pointed here. The reply is decided by `script`
  * from the request's contents; every request is kept for the test to inspect.
  */
-export class MockGeminiApi {
-    protected server?: http.Server;
-    /** Every request: its path, its conversation, the names of the tools it offered the model, and when it arrived (epoch ms). */
-    readonly requests: { path: string; contents: Content[]; tools: string[]; apiKey?: string; at: number }[] = [];
+export class MockGeminiApi extends MockModelApi<GeminiRequest> {
 
-    constructor(protected readonly script: (contents: Content[]) => MockTurn) { }
-
-    get url(): string {
-        return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+    constructor(protected readonly script: (contents: Content[]) => MockTurn) {
+        super();
     }
 
-    async start(): Promise<string> {
-        this.server = http.createServer((req, res) => {
-            let body = '';
-            req.on('data', chunk => body += chunk);
-            req.on('end', () => this.answer(req.url ?? '', body, res, req.headers['x-goog-api-key'] as string | undefined));
-        });
-        await new Promise<void>(resolve => this.server!.listen(0, '127.0.0.1', resolve));
-        return this.url;
-    }
-
-    protected answer(path: string, body: string, res: http.ServerResponse, apiKey?: string): void {
+    protected answer(req: http.IncomingMessage, body: string, res: http.ServerResponse): void {
+        const path = req.url ?? '';
+        const apiKey = req.headers['x-goog-api-key'] as string | undefined;
         let contents: Content[] = [];
         let tools: string[] = [];
         try {
@@ -51,25 +36,25 @@ export class MockGeminiApi {
         this.requests.push({ path, contents, tools, apiKey, at: performance.timeOrigin + performance.now() });
         const usageMetadata = { promptTokenCount: 11, candidatesTokenCount: 7, totalTokenCount: 18 };
         if (path.includes(':countTokens')) {
-            res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ totalTokens: 11 }));
+            MockGeminiApi.json(res, 200, { totalTokens: 11 });
             return;
         }
         const turn = this.script(contents);
         const parts: Part[] = 'text' in turn ? [{ text: turn.text }] : [{ functionCall: turn.functionCall }];
         const chunk = { candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }], usageMetadata };
-        const reply = () => {
+        this.replyWhen(turn, res, () => {
             if (path.includes(':streamGenerateContent')) {
-                res.writeHead(200, { 'Content-Type': 'text/event-stream' });
-                res.end(`data: ${JSON.stringify(chunk)}\n\n`);
+                const stream = MockGeminiApi.eventStream(res);
+                stream.send(chunk);
+                stream.end();
             } else {
-                res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(chunk));
+                MockGeminiApi.json(res, 200, chunk);
             }
-        };
-        if (turn.delayMs || turn.after) {
-            void Promise.resolve(turn.after).then(() => setTimeout(reply, turn.delayMs ?? 0));
-        } else {
-            reply();
-        }
+        });
+    }
+
+    protected failed(res: http.ServerResponse, error: unknown): void {
+        MockGeminiApi.json(res, 500, { error: { code: 500, message: `mock: ${String(error)}`, status: 'INTERNAL' } });
     }
 
     /** The text of the last user turn that is not a tool result. */
@@ -81,9 +66,5 @@ export class MockGeminiApi {
     /** The tool result the conversation ends with, if it does. */
     static lastToolResult(contents: Content[]): { name: string; response: unknown } | undefined {
         return contents[contents.length - 1]?.parts.find(part => part.functionResponse !== undefined)?.functionResponse;
-    }
-
-    async stop(): Promise<void> {
-        await new Promise<void>(resolve => this.server ? this.server.close(() => resolve()) : resolve());
     }
 }

@@ -1,5 +1,5 @@
 import * as http from 'http';
-import { AddressInfo } from 'net';
+import { MockModelApi, MockReplyTiming } from './mock-model-api';
 
 /** A tool call the model made, as the Chat Completions API carries it in an assistant message. */
 export interface OpenAiToolCall {
@@ -47,12 +47,7 @@ export type MockOpenAiTurn = ({ text: string } | {
     toolCall: { name: string; args: Record<string, unknown>; id?: string };
     /** Text the model says before the tool call. */
     text?: string;
-}) & {
-    /** Answer this late, so a test can watch the client while the model "thinks". */
-    delayMs?: number;
-    /** Answer only once this settles: the test decides when the model has "thought" enough. */
-    after?: Promise<unknown>;
-};
+}) & MockReplyTiming;
 
 const USAGE = { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 };
 
@@ -76,15 +71,10 @@ let toolCallCounter = 0;
  * memory-extraction subagent (6 tools, system prompt "You are now acting as the managed memory
  * extraction subagent …") and follow-up suggestions (all 17 tools). `prepareQwenAcp` turns both off.
  */
-export class MockOpenAiApi {
-    protected server?: http.Server;
-    readonly requests: OpenAiRequest[] = [];
+export class MockOpenAiApi extends MockModelApi<OpenAiRequest> {
 
-    constructor(protected readonly script: (request: OpenAiRequest) => MockOpenAiTurn) { }
-
-    /** The server's origin, without `/v1` (the CLIs want `${url}/v1` as their base URL). */
-    get url(): string {
-        return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+    constructor(protected readonly script: (request: OpenAiRequest) => MockOpenAiTurn) {
+        super();
     }
 
     /** The requests of the main conversation only (the ones offering tools). */
@@ -92,32 +82,11 @@ export class MockOpenAiApi {
         return this.requests.filter(request => MockOpenAiApi.isMainConversation(request));
     }
 
-    async start(): Promise<string> {
-        this.server = http.createServer((req, res) => {
-            let body = '';
-            req.setEncoding('utf8');
-            req.on('data', chunk => body += chunk);
-            req.on('end', () => {
-                try {
-                    this.answer(req, body, res);
-                } catch (error) {
-                    MockOpenAiApi.error(res, 500, 'server_error', `mock: ${String(error)}`);
-                }
-            });
-        });
-        await new Promise<void>(resolve => this.server!.listen(0, '127.0.0.1', resolve));
-        return this.url;
-    }
-
     protected answer(req: http.IncomingMessage, raw: string, res: http.ServerResponse): void {
         const method = req.method ?? 'GET';
         const path = req.url ?? '';
-        const pathname = path.split('?')[0].replace(/\/+$/, '');
-        const authorization = req.headers.authorization;
-        const request: OpenAiRequest = {
-            method, path, messages: [], system: '', tools: [], stream: false,
-            apiKey: authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length) : undefined
-        };
+        const pathname = MockOpenAiApi.pathnameOf(path);
+        const request: OpenAiRequest = { method, path, messages: [], system: '', tools: [], stream: false, apiKey: MockOpenAiApi.bearerToken(req) };
         this.requests.push(request);
         if (method === 'GET' && pathname === '/v1/models') {
             MockOpenAiApi.json(res, 200, { object: 'list', data: [{ id: 'mock-model', object: 'model', created: 0, owned_by: 'mock' }] });
@@ -135,35 +104,20 @@ export class MockOpenAiApi {
             return;
         }
         const turn = this.script(request);
-        const reply = () => {
-            if (res.destroyed) {
-                return;
-            }
-            if (request.stream) {
-                this.stream(request, turn, res);
-            } else {
-                MockOpenAiApi.json(res, 200, this.completion(request, turn));
-            }
-        };
-        if (turn.delayMs || turn.after) {
-            void Promise.resolve(turn.after).then(() => setTimeout(reply, turn.delayMs ?? 0));
-        } else {
-            reply();
-        }
+        this.replyWhen(turn, res, () => request.stream ? this.stream(request, turn, res) : MockOpenAiApi.json(res, 200, this.completion(request, turn)));
+    }
+
+    protected failed(res: http.ServerResponse, error: unknown): void {
+        MockOpenAiApi.error(res, 500, 'server_error', `mock: ${String(error)}`);
     }
 
     /** Fills `request` from a chat completions body; returns what is wrong with it, if anything. */
     protected static parse(raw: string, request: OpenAiRequest): string | undefined {
-        let body: unknown;
-        try {
-            body = JSON.parse(raw);
-        } catch (error) {
-            return `the body is not JSON (${error instanceof Error ? error.message : String(error)})`;
+        const parsed = MockOpenAiApi.jsonObject(raw);
+        if ('problem' in parsed) {
+            return parsed.problem;
         }
-        if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-            return 'the body is not a JSON object';
-        }
-        const fields = body as Record<string, unknown>;
+        const fields = parsed.body;
         request.body = fields;
         if (!Array.isArray(fields.messages) || fields.messages.some(message => typeof message !== 'object' || message === null || typeof message.role !== 'string')) {
             return '"messages" must be an array of objects with a "role"';
@@ -208,10 +162,9 @@ export class MockOpenAiApi {
     }
 
     protected stream(request: OpenAiRequest, turn: MockOpenAiTurn, res: http.ServerResponse): void {
-        res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'Connection': 'keep-alive' });
+        const events = MockOpenAiApi.eventStream(res);
         const base = { id: `chatcmpl-mock-${this.requests.length}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: request.model ?? 'mock-model' };
-        const send = (delta: Record<string, unknown>, finishReason: string | null = null, extra: Record<string, unknown> = {}) =>
-            res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra })}\n\n`);
+        const send = (delta: Record<string, unknown>, finishReason: string | null = null) => events.send({ ...base, choices: [{ index: 0, delta, finish_reason: finishReason }] });
         send({ role: 'assistant', content: '' });
         if (turn.text) {
             send({ content: turn.text });
@@ -227,15 +180,12 @@ export class MockOpenAiApi {
         }
         send({}, toolCall ? 'tool_calls' : 'stop');
         // As with `stream_options: {include_usage: true}`: a last chunk with no choices and the usage.
-        res.write(`data: ${JSON.stringify({ ...base, choices: [], usage: USAGE })}\n\n`);
-        res.end('data: [DONE]\n\n');
+        events.send({ ...base, choices: [], usage: USAGE });
+        events.end('[DONE]');
     }
 
-    protected static json(res: http.ServerResponse, status: number, value: unknown): void {
-        res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(value));
-    }
-
-    protected static error(res: http.ServerResponse, status: number, type: string, message: string): void {
+    /** An error in OpenAI's shape (the Responses API words them the same way). */
+    static error(res: http.ServerResponse, status: number, type: string, message: string): void {
         MockOpenAiApi.json(res, status, { error: { message, type, param: null, code: null } });
     }
 
@@ -280,17 +230,5 @@ export class MockOpenAiApi {
         }
         const call = messages.flatMap(message => message.tool_calls ?? []).find(candidate => candidate.id === last.tool_call_id);
         return { toolCallId: last.tool_call_id ?? '', name: call?.function.name, content: MockOpenAiApi.textOf(last.content) };
-    }
-
-    async stop(): Promise<void> {
-        await new Promise<void>(resolve => {
-            if (!this.server) {
-                resolve();
-                return;
-            }
-            this.server.close(() => resolve());
-            // A CLI keeps connections alive: close them, or `close` waits for their timeout.
-            this.server.closeAllConnections();
-        });
     }
 }

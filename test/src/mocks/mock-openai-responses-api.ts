@@ -1,5 +1,6 @@
 import * as http from 'http';
-import { AddressInfo } from 'net';
+import { MockModelApi, MockReplyTiming } from './mock-model-api';
+import { MockOpenAiApi } from './mock-openai-api';
 
 /** A content part of a Responses API message (`input_text`, `output_text`, `input_image`, …). */
 export interface ResponsesContentPart {
@@ -65,12 +66,7 @@ export type MockResponsesTurn = ({ text: string } | {
     /** Text the model says before the tool call. */
     text?: string;
     callId?: string;
-}) & {
-    /** Answer this late, so a test can watch the client while the model "thinks". */
-    delayMs?: number;
-    /** Answer only once this settles: the test decides when the model has "thought" enough. */
-    after?: Promise<unknown>;
-};
+}) & MockReplyTiming;
 
 const USAGE = {
     input_tokens: 11, input_tokens_details: { cached_tokens: 0 },
@@ -103,15 +99,10 @@ let callCounter = 0;
  * With a custom provider it sent no requests but the conversation's (`requestKind` 'turn'); the
  * built-in OpenAI provider also tries WebSockets (`GET /v1/responses`, 404 here) first.
  */
-export class MockOpenAiResponsesApi {
-    protected server?: http.Server;
-    readonly requests: ResponsesRequest[] = [];
+export class MockOpenAiResponsesApi extends MockModelApi<ResponsesRequest> {
 
-    constructor(protected readonly script: (request: ResponsesRequest) => MockResponsesTurn) { }
-
-    /** The server's origin, without `/v1` (the provider's `base_url` is `${url}/v1`). */
-    get url(): string {
-        return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+    constructor(protected readonly script: (request: ResponsesRequest) => MockResponsesTurn) {
+        super();
     }
 
     /** The requests of the main conversation only. */
@@ -119,50 +110,28 @@ export class MockOpenAiResponsesApi {
         return this.requests.filter(request => MockOpenAiResponsesApi.isMainConversation(request));
     }
 
-    async start(): Promise<string> {
-        this.server = http.createServer((req, res) => {
-            let body = '';
-            req.setEncoding('utf8');
-            req.on('data', chunk => body += chunk);
-            req.on('end', () => {
-                try {
-                    this.answer(req, body, res);
-                } catch (error) {
-                    MockOpenAiResponsesApi.error(res, 500, 'server_error', `mock: ${String(error)}`);
-                }
-            });
-        });
-        await new Promise<void>(resolve => this.server!.listen(0, '127.0.0.1', resolve));
-        return this.url;
-    }
-
     protected answer(req: http.IncomingMessage, raw: string, res: http.ServerResponse): void {
         const method = req.method ?? 'GET';
         const path = req.url ?? '';
-        const pathname = path.split('?')[0].replace(/\/+$/, '');
-        const authorization = req.headers.authorization;
+        const pathname = MockOpenAiResponsesApi.pathnameOf(path);
         const request: ResponsesRequest = {
-            method, path, instructions: '', input: [], tools: [], stream: false,
-            apiKey: authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length) : undefined,
+            method, path, instructions: '', input: [], tools: [], stream: false, apiKey: MockOpenAiResponsesApi.bearerToken(req),
             ...MockOpenAiResponsesApi.turnMetadata(req.headers['x-codex-turn-metadata'])
         };
         this.requests.push(request);
         if (method !== 'POST' || pathname !== '/v1/responses') {
             request.unknown = true;
-            MockOpenAiResponsesApi.error(res, 404, 'not_found', `mock: no ${method} ${pathname}`);
+            MockOpenAiApi.error(res, 404, 'not_found', `mock: no ${method} ${pathname}`);
             return;
         }
         const problem = MockOpenAiResponsesApi.parse(raw, request);
         if (problem) {
             request.unknown = true;
-            MockOpenAiResponsesApi.error(res, 400, 'invalid_request_error', `mock: ${problem}`);
+            MockOpenAiApi.error(res, 400, 'invalid_request_error', `mock: ${problem}`);
             return;
         }
         const turn = this.script(request);
-        const reply = () => {
-            if (res.destroyed) {
-                return;
-            }
+        this.replyWhen(turn, res, () => {
             const id = `resp_mock_${this.requests.length}`;
             const output = this.output(request, turn);
             if (request.stream) {
@@ -170,12 +139,11 @@ export class MockOpenAiResponsesApi {
             } else {
                 MockOpenAiResponsesApi.json(res, 200, MockOpenAiResponsesApi.response(id, request, 'completed', output));
             }
-        };
-        if (turn.delayMs || turn.after) {
-            void Promise.resolve(turn.after).then(() => setTimeout(reply, turn.delayMs ?? 0));
-        } else {
-            reply();
-        }
+        });
+    }
+
+    protected failed(res: http.ServerResponse, error: unknown): void {
+        MockOpenAiApi.error(res, 500, 'server_error', `mock: ${String(error)}`);
     }
 
     /** The `request_kind` and the rest of Codex's `x-codex-turn-metadata` header, when it is a JSON object. */
@@ -197,16 +165,11 @@ export class MockOpenAiResponsesApi {
 
     /** Fills `request` from a Responses body; returns what is wrong with it, if anything. */
     protected static parse(raw: string, request: ResponsesRequest): string | undefined {
-        let body: unknown;
-        try {
-            body = JSON.parse(raw);
-        } catch (error) {
-            return `the body is not JSON (${error instanceof Error ? error.message : String(error)})`;
+        const parsed = MockOpenAiResponsesApi.jsonObject(raw);
+        if ('problem' in parsed) {
+            return parsed.problem;
         }
-        if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-            return 'the body is not a JSON object';
-        }
-        const fields = body as Record<string, unknown>;
+        const fields = parsed.body;
         request.body = fields;
         if (!Array.isArray(fields.input) || fields.input.some(item => typeof item !== 'object' || item === null || Array.isArray(item))) {
             return '"input" must be an array of objects';
@@ -267,10 +230,9 @@ export class MockOpenAiResponsesApi {
     }
 
     protected static stream(id: string, request: ResponsesRequest, output: Record<string, unknown>[], res: http.ServerResponse): void {
-        res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'Connection': 'keep-alive' });
+        const events = MockOpenAiResponsesApi.eventStream(res);
         let sequence = 0;
-        const send = (type: string, fields: Record<string, unknown>) =>
-            res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...fields })}\n\n`);
+        const send = (type: string, fields: Record<string, unknown>) => events.send({ type, sequence_number: sequence++, ...fields }, type);
         send('response.created', { response: MockOpenAiResponsesApi.response(id, request, 'in_progress', []) });
         output.forEach((item, index) => {
             if (item.type !== 'message') {
@@ -291,15 +253,7 @@ export class MockOpenAiResponsesApi {
             send('response.output_item.done', { output_index: index, item });
         });
         send('response.completed', { response: MockOpenAiResponsesApi.response(id, request, 'completed', output) });
-        res.end();
-    }
-
-    protected static json(res: http.ServerResponse, status: number, value: unknown): void {
-        res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(value));
-    }
-
-    protected static error(res: http.ServerResponse, status: number, type: string, message: string): void {
-        MockOpenAiResponsesApi.json(res, status, { error: { message, type, param: null, code: null } });
+        events.end();
     }
 
     /**
@@ -366,17 +320,5 @@ export class MockOpenAiResponsesApi {
             }
         }
         return undefined;
-    }
-
-    async stop(): Promise<void> {
-        await new Promise<void>(resolve => {
-            if (!this.server) {
-                resolve();
-                return;
-            }
-            this.server.close(() => resolve());
-            // Codex keeps connections alive: close them, or `close` waits for their timeout.
-            this.server.closeAllConnections();
-        });
     }
 }

@@ -108,13 +108,13 @@ describe('ACP chat: Claude Code and Codex (through their adapters) and Qwen Code
         const letters = path.join(bed.workspace, 'letters.txt');
         const response = await bed.chat.send('@Claude Shout the first and last [EDIT]', true);
         await bed.window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 60000 }).catch(error => explain(error, 'claude-edit'));
-        await until(async () => await bed.window.proposalText() === 'ALPHA\nbeta\nGAMMA\n', 'the whole file proposed', 20000)
-            .catch(async error => { throw new Error(`${error.message}: ${JSON.stringify(await bed.window.proposalText())}`); });
+        await until(async () => await bed.window.diff.proposalText() === 'ALPHA\nbeta\nGAMMA\n', 'the whole file proposed', 20000)
+            .catch(async error => { throw new Error(`${error.message}: ${JSON.stringify(await bed.window.diff.proposalText())}`); });
         expect(fs.readFileSync(letters, 'utf8'), 'nothing written before the user decides').to.equal(LETTERS);
-        await bed.window.focusProposal();
+        await bed.window.diff.focusProposal();
         await bed.window.goTo(1, 1);
         await bed.window.runCommand('CLI Companion: Reject Change', { keepFocus: true });
-        await until(async () => (await bed.window.proposalText()).startsWith('alpha\n'), 'the first change rejected', 10000);
+        await until(async () => (await bed.window.diff.proposalText()).startsWith('alpha\n'), 'the first change rejected', 10000);
         await bed.window.page.locator('#theia-main-content-panel .lm-TabBar-toolbar .codicon-check').first().click();
 
         // Claude Code writes its own text itself; the IDE then puts the reviewed text in its place.
@@ -170,8 +170,8 @@ describe('ACP chat: Claude Code and Codex (through their adapters) and Qwen Code
         const numbers = path.join(bed.workspace, 'numbers.txt');
         const response = await bed.chat.send('@Codex Shout two [PATCH]', true);
         await bed.window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 60000 }).catch(error => explain(error, 'codex-patch'));
-        await until(async () => await bed.window.proposalText() === 'zero\none\nTWO\nthree\nfour\n', 'the whole file proposed', 20000)
-            .catch(async error => { throw new Error(`${error.message}: ${JSON.stringify(await bed.window.proposalText())}`); });
+        await until(async () => await bed.window.diff.proposalText() === 'zero\none\nTWO\nthree\nfour\n', 'the whole file proposed', 20000)
+            .catch(async error => { throw new Error(`${error.message}: ${JSON.stringify(await bed.window.diff.proposalText())}`); });
         expect(fs.readFileSync(numbers, 'utf8'), 'nothing written before the user decides').to.equal(NUMBERS);
         await bed.window.page.locator('#theia-main-content-panel .lm-TabBar-toolbar .codicon-check').first().click();
         await until(() => fs.readFileSync(numbers, 'utf8') === 'zero\none\nTWO\nthree\nfour\n', 'Codex to write the file', 60000);

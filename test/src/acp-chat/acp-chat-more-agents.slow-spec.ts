@@ -95,8 +95,8 @@ describe('ACP chat: OpenCode and GitHub Copilot CLI as chat agents', function ()
         await question.waitFor({ state: 'visible', timeout: 60000 }).catch(error => explain(error, `${what}-permission`));
         expect(await question.innerText()).to.contain(`${script.mention} asks to run`);
         await bed.window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 20000 }).catch(error => explain(error, `${what}-diff`));
-        await until(async () => await bed.window.proposalText() === expected, 'the whole file proposed', 20000)
-            .catch(async error => { throw new Error(`${error.message}: ${JSON.stringify(await bed.window.proposalText())}`); });
+        await until(async () => await bed.window.diff.proposalText() === expected, 'the whole file proposed', 20000)
+            .catch(async error => { throw new Error(`${error.message}: ${JSON.stringify(await bed.window.diff.proposalText())}`); });
         expect(fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined, 'nothing written before the user decides').to.equal(before);
         await bed.window.page.locator(ACCEPT).first().click();
         await until(() => fs.existsSync(file) && fs.readFileSync(file, 'utf8') === expected, `${path.basename(file)} written`, 60000)

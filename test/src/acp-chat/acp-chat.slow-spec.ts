@@ -95,10 +95,10 @@ describe('ACP chat: the real gemini --acp in Theia AI\'s chat', function (): voi
         const response = await bed.chat.send(`Shout the odd steps [REWRITE:${target}]`);
         await bed.window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 60000 });
         await until(async () => await bed.window.page.locator(`${DIFF_EDITOR} .editor.modified .line-insert`).count() >= 3, 'the diff of three changes', 20000);
-        await bed.window.focusProposal();
+        await bed.window.diff.focusProposal();
         await bed.window.goTo(3, 1);
         await bed.window.runCommand('CLI Companion: Reject Change', { keepFocus: true });
-        await until(async () => (await bed.window.proposalText()).includes('\nstep three\n'), 'the second change to be reverted', 10000);
+        await until(async () => (await bed.window.diff.proposalText()).includes('\nstep three\n'), 'the second change to be reverted', 10000);
         await bed.window.page.locator('#theia-main-content-panel .lm-TabBar-toolbar .codicon-check').first().click();
 
         const reviewed = 'STEP ONE\nstep two\nstep three\nstep four\nSTEP FIVE\n';

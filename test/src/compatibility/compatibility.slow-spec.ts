@@ -89,9 +89,9 @@ describe('Compatibility: the packed packages in a fresh Theia app at each tested
                 await window!.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 20000 });
                 // The per-change gutter items are contributed to the Monaco this Theia ships (a peer dependency).
                 // A change of three lines has room for them (a one-line change shows only "More Actions...").
-                await window!.clickChangeAction('version = 2', 'Reject Change');
-                await until(async () => await window!.proposalText() === 'export const version = 1;\n', 'the change rejected in the proposal', 10000)
-                    .catch(async error => { throw new Error(`${error.message}: ${JSON.stringify(await window!.proposalText())}`); });
+                await window!.diff.clickChangeAction('version = 2', 'Reject Change');
+                await until(async () => await window!.diff.proposalText() === 'export const version = 1;\n', 'the change rejected in the proposal', 10000)
+                    .catch(async error => { throw new Error(`${error.message}: ${JSON.stringify(await window!.diff.proposalText())}`); });
                 const accept = window!.page.locator('#theia-main-content-panel .lm-TabBar-toolbar .codicon-check').first();
                 await accept.waitFor({ state: 'visible', timeout: 10000 });
                 await accept.click();

@@ -1,8 +1,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { BrowserContext, Locator, Page } from 'playwright-core';
+import { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from './browser';
 import { BrowserTerminal } from './browser-terminal';
+import { IdeWindow } from './ide-window';
 import { until } from '../support/processes';
 import { Sandbox } from '../support/sandbox';
 
@@ -10,7 +11,8 @@ const STATUS_ITEM = '.statusbar-item:has-text("CLI")';
 const DIFF_EDITOR = '.editor-group-container.active .monaco-diff-editor';
 
 /** Drives one code-server window the way a user does: keyboard, terminal, title bar, status bar. */
-export class CodeServerWindow {
+export class CodeServerWindow implements IdeWindow {
+    readonly host = 'code-server';
     protected readonly terminal: BrowserTerminal;
 
     constructor(readonly page: Page, protected readonly scratchDir: string, protected readonly context: BrowserContext) {
@@ -44,8 +46,11 @@ export class CodeServerWindow {
         return (await this.page.locator(STATUS_ITEM).first().innerText()).trim();
     }
 
-    async waitForStatus(pattern: RegExp, timeoutMs = 30000): Promise<void> {
-        await until(async () => pattern.test(await this.statusText().catch(() => '')), `the status bar item to match ${pattern}`, timeoutMs);
+    async waitForStatus(pattern: RegExp, timeoutMs = 30000): Promise<string> {
+        return until(async () => {
+            const text = await this.statusText().catch(() => '');
+            return pattern.test(text) && text;
+        }, `the status bar item to match ${pattern}`, timeoutMs);
     }
 
     /** Opens a new terminal (Ctrl+Shift+`) and waits until its shell runs commands. */
@@ -74,7 +79,9 @@ export class CodeServerWindow {
         const input = this.page.locator('.quick-input-widget input');
         await input.waitFor({ state: 'visible' });
         await input.fill(relativePath);
-        await this.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+        // The list shows the recently opened files until it has filtered: Enter picks the first row.
+        const first = this.page.locator('.quick-input-list .monaco-list-row').first();
+        await until(async () => (await first.innerText().catch(() => '')).includes(name), `Quick Open to offer ${relativePath} first`, 10000);
         await input.press('Enter');
         await until(async () => {
             const active = await this.page.locator('.editor-group-container.active .tab.active').innerText().catch(() => '');
@@ -89,8 +96,21 @@ export class CodeServerWindow {
         await input.waitFor({ state: 'visible' });
         await input.fill(`:${line}:${column}`);
         await input.press('Enter');
+        await this.waitForCursorStatus(line, column);
+    }
+
+    async waitForCursorStatus(line: number, column: number): Promise<void> {
         await until(async () => (await this.page.locator('.statusbar-item').allInnerTexts()).some(text => text.includes(`Ln ${line}, Col ${column}`)),
             `the cursor at Ln ${line}, Col ${column}`, 10000);
+    }
+
+    async selectRight(characters: number): Promise<void> {
+        const position = await until(async () => (await this.page.locator('.statusbar-item').allInnerTexts())
+            .map(text => /Ln (\d+), Col (\d+)/.exec(text)).find((match): match is RegExpExecArray => !!match), 'the cursor in the status bar', 10000);
+        for (let i = 0; i < characters; i++) {
+            await this.page.keyboard.press('Shift+ArrowRight');
+        }
+        await this.waitForCursorStatus(Number(position[1]), Number(position[2]) + characters);
     }
 
     /** Runs a command from the command palette (F1), picking the row that shows `label`. */
@@ -105,20 +125,21 @@ export class CodeServerWindow {
     }
 
     /** The diff editor of the active group, once it shows a proposal. */
-    async waitForDiff(name: string, timeoutMs = 30000): Promise<Locator> {
-        const tab = this.page.locator('.editor-group-container.active .tab.active', { hasText: name });
-        await tab.waitFor({ timeout: timeoutMs });
-        const diff = this.page.locator(DIFF_EDITOR);
-        await diff.waitFor({ timeout: timeoutMs });
-        return diff;
+    async waitForDiff(name: string, timeoutMs = 30000): Promise<void> {
+        await this.page.locator('.editor-group-container.active .tab.active', { hasText: name }).waitFor({ timeout: timeoutMs });
+        await this.page.locator(DIFF_EDITOR).waitFor({ timeout: timeoutMs });
     }
 
     async diffCount(): Promise<number> {
         return this.page.locator('.monaco-diff-editor').count();
     }
 
+    async waitForNoDiff(timeoutMs = 10000): Promise<void> {
+        await until(async () => await this.diffCount() === 0, 'the diff to close', timeoutMs);
+    }
+
     /** Types `text` at the end of the proposal (the diff's right side). */
-    async appendToProposal(text: string): Promise<void> {
+    async typeAtEndOfProposal(text: string): Promise<void> {
         const modified = this.page.locator(`${DIFF_EDITOR} .editor.modified`);
         await modified.locator('.view-lines').click();
         await this.page.keyboard.press('Control+End');
@@ -130,13 +151,27 @@ export class CodeServerWindow {
         return this.page.locator(`${DIFF_EDITOR} .gutterItem`).count();
     }
 
+    /** The text the diff's proposed (right) side shows, one line per row. */
+    async proposalText(): Promise<string> {
+        const lines = await this.page.locator(`${DIFF_EDITOR} .editor.modified .view-lines .view-line`).evaluateAll(rows =>
+            rows.map(row => ({ top: parseFloat((row as HTMLElement).style.top), text: (row as HTMLElement).innerText })));
+        // Monaco renders lines in any DOM order and spaces as U+00A0.
+        return lines.sort((a, b) => a.top - b.top).map(line => line.text.replace(/\u00a0/g, ' ')).join('\n');
+    }
+
     /** Reverts one change of the proposal with the arrow the diff's gutter shows when the change is hovered. */
     async revertChange(index: number): Promise<void> {
-        const before = await this.changeCount();
+        // The proposal's text tells: the gutter may keep the items of a diff this editor showed before.
+        const before = await this.proposalText();
         const item = this.page.locator(`${DIFF_EDITOR} .gutterItem`).nth(index);
         await item.hover();
         await item.locator('.action-label.codicon-arrow-right').click();
-        await until(async () => await this.changeCount() < before, 'the change to be reverted', 10000);
+        await until(async () => await this.proposalText() !== before, 'the change to be reverted', 10000);
+    }
+
+    async revertFirstChange(): Promise<void> {
+        await until(async () => await this.changeCount() > 0, 'the diff to show its changes', 10000);
+        await this.revertChange(0);
     }
 
     /** Saves the proposal (the diff's right side) with Ctrl+S: our keybinding there accepts it. */
@@ -174,6 +209,20 @@ export class CodeServerWindow {
         await button.waitFor({ timeout: timeoutMs });
         await button.click();
         await button.waitFor({ state: 'detached', timeout: 10000 });
+    }
+
+    /** Closes the editor whose tab shows `name`: its tab clicked, then Ctrl+W. */
+    async closeEditor(name: string): Promise<void> {
+        await this.page.locator('.editor-group-container.active .tab', { hasText: name }).first().click();
+        await this.closeActiveEditor();
+    }
+
+    acceptDiff(): Promise<void> {
+        return this.clickTitleAction('Accept Diff');
+    }
+
+    rejectDiff(): Promise<void> {
+        return this.clickTitleAction('Reject Diff');
     }
 
     /** Clicks one of the diff's title bar actions (✓ Accept Diff, ✗ Reject Diff). */

@@ -3,11 +3,12 @@ import * as path from 'path';
 import { BrowserContext, Locator, Page } from 'playwright-core';
 import { launchBrowser, openTheiaWindow } from './browser';
 import { BrowserTerminal } from './browser-terminal';
+import { TheiaDiffEditor } from './theia-diff-editor';
+import { IdeWindow } from './ide-window';
 import { until } from '../support/processes';
 import { Sandbox, updateTheiaSettings } from '../support/sandbox';
 
 const STATUS_ITEM = '#status-bar-ai-cli-ide-companion\\.status';
-const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
 let settingsChanges = 0;
 /**
  * Screenshots for the user guide are taken by the tests that show the feature working, when this
@@ -17,11 +18,15 @@ export const DOC_SCREENSHOTS_ENV = 'THEIA_CLI_COMPANION_SCREENSHOTS';
 export const DOC_IMAGES = path.resolve(__dirname, '..', '..', '..', 'docs', 'images');
 
 /** Drives one Theia window the way a user does: keyboard, terminal, status bar. */
-export class TheiaWindow {
+export class TheiaWindow implements IdeWindow {
+    readonly host = 'Theia';
     protected terminals = 0;
     protected readonly terminal: BrowserTerminal;
+    /** The diff editor a proposal opens in. */
+    readonly diff: TheiaDiffEditor;
 
     constructor(readonly page: Page, protected readonly scratchDir: string, protected readonly context?: BrowserContext) {
+        this.diff = new TheiaDiffEditor(page);
         this.terminal = new BrowserTerminal(page, scratchDir, '.terminal-container .xterm-helper-textarea', what => this.describeForFailure(what));
     }
 
@@ -140,6 +145,21 @@ export class TheiaWindow {
         await this.waitForCursorStatus(line, column);
     }
 
+    async selectRight(characters: number): Promise<void> {
+        const [line, column] = await this.cursorStatus();
+        for (let i = 0; i < characters; i++) {
+            await this.page.keyboard.press('Shift+ArrowRight');
+        }
+        await this.waitForCursorStatus(line, column + characters);
+    }
+
+    /** The 1-based line and column the editor's status bar item shows. */
+    protected async cursorStatus(): Promise<[number, number]> {
+        const position = await until(async () => (await this.page.locator('#theia-statusBar .element').allInnerTexts())
+            .map(text => /Ln (\d+), Col (\d+)/.exec(text)).find((match): match is RegExpExecArray => !!match), 'the cursor in the status bar', 10000);
+        return [Number(position[1]), Number(position[2])];
+    }
+
     /** Waits until the editor's own status bar item shows this 1-based position. */
     async waitForCursorStatus(line: number, column: number): Promise<void> {
         await until(async () => {
@@ -157,89 +177,32 @@ export class TheiaWindow {
         return this.terminal.environment(cwd);
     }
 
-    /**
-     * Puts the cursor at the end of the open diff's proposed side, once the diff has been computed:
-     * the diff editor moves the cursor to the first change when it finishes, and keys typed before
-     * that would land there.
-     */
-    async focusEndOfProposal(): Promise<void> {
-        const modified = this.page.locator('#theia-main-content-panel .monaco-diff-editor .editor.modified');
-        await modified.locator('.line-insert, .char-insert').first().waitFor({ state: 'attached', timeout: 20000 });
-        await modified.locator('.view-lines').click();
-        await this.page.keyboard.press('Control+End');
+    waitForDiff(name: string, timeoutMs?: number): Promise<void> {
+        return this.diff.waitForDiff(name, timeoutMs);
     }
 
-    /**
-     * Adds a line at the end of the open proposal (which ends with a newline), as a user does: a new
-     * line first, then the words. Enter after the words could take a word completion Monaco offers
-     * instead of breaking the line (it did on a loaded machine). Resolves once the proposal shows it.
-     */
-    async appendLineToProposal(line: string): Promise<void> {
-        await this.focusEndOfProposal();
-        await this.page.keyboard.press('Enter');
-        await this.page.keyboard.press('ArrowUp');
-        await this.page.keyboard.type(line);
-        await until(async () => (await this.proposalText()).endsWith(`\n${line}\n`), `the proposal to end with ${JSON.stringify(line)}`, 10000)
-            .catch(async error => { throw new Error(`${error.message}: ${JSON.stringify(await this.proposalText())}`); });
+    waitForNoDiff(timeoutMs?: number): Promise<void> {
+        return this.diff.waitForNoDiff(timeoutMs);
     }
 
-    /** The text the open diff's proposed (right) side shows, one line per row. */
-    async proposalText(): Promise<string> {
-        const lines = await this.page.locator(`${DIFF_EDITOR} .editor.modified .view-lines .view-line`).evaluateAll(rows =>
-            rows.map(row => ({ top: parseFloat((row as HTMLElement).style.top), text: (row as HTMLElement).innerText })));
-        // Monaco renders lines in any DOM order and spaces as U+00A0.
-        return lines.sort((a, b) => a.top - b.top).map(line => line.text.replace(/\u00a0/g, ' ')).join('\n');
+    typeAtEndOfProposal(text: string): Promise<void> {
+        return this.diff.typeAtEndOfProposal(text);
     }
 
-    /**
-     * Reverts the open diff's first change (lines 1 and 2) with the arrow in the gutter between the
-     * two sides, as a user does with the mouse: hover the gutter beside it, click "Reject Change".
-     */
-    async revertFirstChangeFromGutter(): Promise<void> {
-        const gutter = this.page.locator(`${DIFF_EDITOR} .gutter`).first();
-        const box = await gutter.boundingBox();
-        if (!box) {
-            throw new Error('The diff editor shows no gutter between its sides');
-        }
-        await this.page.mouse.move(box.x + box.width / 2, box.y + 8);
-        const arrows = this.page.locator(`${DIFF_EDITOR} .gutter [aria-label="Reject Change"]`);
-        const index = await until(async () => {
-            const tops = await arrows.evaluateAll(nodes => nodes.map(node => node.checkVisibility() ? node.getBoundingClientRect().top : Infinity));
-            const first = tops.findIndex(top => top - box.y < 40);
-            return first >= 0 && first + 1;
-        }, 'the gutter\'s revert arrow beside the first change', 10000);
-        await arrows.nth(index - 1).click();
+    revertFirstChange(): Promise<void> {
+        return this.diff.revertFirstChange();
     }
 
-    /**
-     * Clicks an action of the gutter toolbar beside the change whose proposed side shows `lineText`
-     * (Accept Change, Reject Change), as a user does: hover the gutter at that line, click.
-     */
-    async clickChangeAction(lineText: string, action: string): Promise<void> {
-        const line = this.page.locator(`${DIFF_EDITOR} .editor.modified .view-line`, { hasText: lineText }).first();
-        const lineBox = await line.boundingBox();
-        const gutterBox = await this.page.locator(`${DIFF_EDITOR} .gutter`).first().boundingBox();
-        if (!lineBox || !gutterBox) {
-            throw new Error(`No line ${JSON.stringify(lineText)} or no gutter in the diff editor`);
-        }
-        await this.page.mouse.move(gutterBox.x + gutterBox.width / 2, lineBox.y + lineBox.height / 2);
-        const buttons = this.page.locator(`${DIFF_EDITOR} .gutter [aria-label="${action}"]`);
-        const index = await until(async () => {
-            const tops = await buttons.evaluateAll(nodes => nodes.map(node => node.checkVisibility() ? node.getBoundingClientRect().top : Infinity));
-            const near = tops.findIndex(top => Math.abs(top - lineBox.y) < lineBox.height * 1.5);
-            return near >= 0 && near + 1;
-        }, `the gutter's ${action} beside ${JSON.stringify(lineText)}`, 10000).catch(async error => {
-            const shown = await this.page.locator(`${DIFF_EDITOR} .gutter [aria-label]`).evaluateAll(nodes => nodes.map(node => node.getAttribute('aria-label')));
-            throw new Error(`${error.message}; the gutter shows ${JSON.stringify(shown)}`);
-        });
-        await buttons.nth(index - 1).click();
+    saveProposal(): Promise<void> {
+        return this.diff.saveProposal();
     }
 
-    /** Clicks into the open diff's proposed side, as a user does before pressing a key there. */
-    async focusProposal(): Promise<void> {
-        await this.page.locator('#theia-main-content-panel .lm-TabBar-tab', { hasText: '↔' }).first().click();
-        await this.page.locator(`${DIFF_EDITOR} .editor.modified .view-lines`).click();
-        await until(() => this.page.evaluate(() => !!document.activeElement?.closest('.editor.modified')), 'the proposal to have the focus', 10000);
+    acceptDiff(): Promise<void> {
+        return this.diff.acceptDiff();
+    }
+
+    rejectDiff(): Promise<void> {
+        return this.diff.rejectDiff();
     }
 
     /** Clicks into the last terminal of the bottom panel and waits until it has the keyboard. */

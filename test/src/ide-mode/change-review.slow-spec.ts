@@ -1,11 +1,9 @@
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
-import { openWindowWithGeminiProbe } from '../hosts/gemini-probe-window';
 import { IdeProbe } from '../hosts/ide-probe';
 import { until } from '../support/processes';
-import { createSandbox, createWorkspace, Sandbox } from '../support/sandbox';
-import { TheiaBackend } from '../hosts/theia-backend';
+import { GeminiWindowTestbed } from '../support/gemini-window-testbed';
 import { TheiaWindow } from '../hosts/theia-window';
 
 const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
@@ -19,110 +17,85 @@ const PROPOSAL = 'one\r\nTWO\r\nthree\r\nfour\r\nFIVE\r\nsix\r\nseven\r\nEIGHT\r
  */
 describe('Change-level review: the real Gemini IdeClient proposes three changes, the user decides each', function (): void {
     this.timeout(300000);
-    let sandbox: Sandbox;
-    let workspace: string;
-    let backend: TheiaBackend;
-    let window: TheiaWindow;
-    let probe: IdeProbe;
-
-    before(async () => {
-        sandbox = createSandbox();
-        workspace = createWorkspace(sandbox, 'project', { 'numbers.txt': ORIGINAL, 'other.txt': 'alpha\nbeta\n', 'notes.txt': '', 'auto.txt': 'one\r\ntwo\r\n' });
-        backend = new TheiaBackend(sandbox, workspace);
-        await backend.start();
-    });
-
-    beforeEach(async () => {
-        ({ window, probe } = await openWindowWithGeminiProbe(sandbox, backend, workspace));
-    });
-
-    afterEach(async () => {
-        await probe?.close();
-        await window?.close();
-    });
-
-    after(async () => {
-        await backend?.stop();
-        sandbox?.dispose();
-    });
+    const bed = GeminiWindowTestbed.install({ 'numbers.txt': ORIGINAL, 'other.txt': 'alpha\nbeta\n', 'notes.txt': '', 'auto.txt': 'one\r\ntwo\r\n' }, { windowPer: 'test' });
 
     async function proposeNumbers(): Promise<string> {
-        const file = path.join(workspace, 'numbers.txt');
-        probe.openDiff(file, PROPOSAL);
-        await window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 20000 });
-        await until(async () => await window.page.locator(`${DIFF_EDITOR} .editor.modified .line-insert`).count() >= 3, 'the diff of three changes', 20000);
+        const file = path.join(bed.workspace, 'numbers.txt');
+        bed.probe.openDiff(file, PROPOSAL);
+        await bed.window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 20000 });
+        await until(async () => await bed.window.page.locator(`${DIFF_EDITOR} .editor.modified .line-insert`).count() >= 3, 'the diff of three changes', 20000);
         return file;
     }
 
     async function paletteOffers(label: string): Promise<boolean> {
-        await window.openCommandPalette(label);
-        const rows = window.page.locator('.quick-input-list .monaco-list-row', { hasText: label });
+        await bed.window.openCommandPalette(label);
+        const rows = bed.window.page.locator('.quick-input-list .monaco-list-row', { hasText: label });
         // The list filters as the text is typed: wait until it shows what matches the whole text.
-        await until(async () => await window.page.locator('.quick-input-list .monaco-list-row').count() === await rows.count()
+        await until(async () => await bed.window.page.locator('.quick-input-list .monaco-list-row').count() === await rows.count()
             || await rows.count() === 0, 'the palette to filter', 5000).catch(() => undefined);
         const offered = await rows.count() > 0;
-        await window.page.keyboard.press('Escape');
+        await bed.window.page.keyboard.press('Escape');
         return offered;
     }
 
     it('Reject Change on the second change, then Accept Diff: the CLI gets exactly the proposal with that change reverted', async () => {
         expect(await paletteOffers('CLI Companion: Reject Change'), 'offered without a review diff').to.equal(false);
         const file = await proposeNumbers();
-        await window.focusProposal();
-        await window.goTo(5, 1);
-        await window.runCommand('CLI Companion: Reject Change', { keepFocus: true });
-        await until(async () => (await window.proposalText()).includes('\nfive\n'), 'the second change to be reverted in the proposal', 10000);
+        await bed.window.diff.focusProposal();
+        await bed.window.goTo(5, 1);
+        await bed.window.runCommand('CLI Companion: Reject Change', { keepFocus: true });
+        await until(async () => (await bed.window.diff.proposalText()).includes('\nfive\n'), 'the second change to be reverted in the proposal', 10000);
         // The review moves on to the next undecided change (and focuses it) once the diff has caught up.
-        await window.waitForCursorStatus(8, 1);
-        await window.saveDocScreenshot('review-change-rejected', window.page.locator('#theia-main-content-panel'));
+        await bed.window.waitForCursorStatus(8, 1);
+        await bed.window.saveDocScreenshot('review-change-rejected', bed.window.page.locator('#theia-main-content-panel'));
         // With auto-save on, nothing has answered the CLI yet: a change decision never settles the proposal.
-        expect(probe.peekDiffOutcome('diff', file)).to.equal(undefined);
+        expect(bed.probe.peekDiffOutcome('diff', file)).to.equal(undefined);
         expect(await paletteOffers('CLI Companion: Accept Change'), 'offered in a review diff').to.equal(true);
 
-        await window.focusProposal();
-        await window.page.keyboard.press('Control+s');
-        const outcome = await probe.diffOutcome('diff', file);
+        await bed.window.diff.focusProposal();
+        await bed.window.page.keyboard.press('Control+s');
+        const outcome = await bed.probe.diffOutcome('diff', file);
         expect(outcome.result).to.deep.equal({ status: 'accepted', content: 'one\r\nTWO\r\nthree\r\nfour\r\nfive\nsix\r\nseven\r\nEIGHT\r\nnine\r\n' });
         expect(fs.readFileSync(file, 'utf8'), 'the CLI writes the file, not the IDE').to.equal(ORIGINAL);
     });
 
     it('the gutter offers Accept Change and Reject Change beside each change; the keys move and decide too', async () => {
         const file = await proposeNumbers();
-        await window.clickChangeAction('EIGHT', 'Reject Change');
-        await until(async () => (await window.proposalText()).includes('\neight\n'), 'the third change to be reverted', 10000);
-        await window.clickChangeAction('TWO', 'Accept Change');
-        await window.page.locator(`${DIFF_EDITOR} .ai-cli-kept-change`).first().waitFor({ state: 'attached', timeout: 10000 });
+        await bed.window.diff.clickChangeAction('EIGHT', 'Reject Change');
+        await until(async () => (await bed.window.diff.proposalText()).includes('\neight\n'), 'the third change to be reverted', 10000);
+        await bed.window.diff.clickChangeAction('TWO', 'Accept Change');
+        await bed.window.page.locator(`${DIFF_EDITOR} .ai-cli-kept-change`).first().waitFor({ state: 'attached', timeout: 10000 });
         // A click in the gutter leaves the cursor alone; from the keyboard, Ctrl+Shift+Backspace rejects the change at the cursor.
-        await window.focusProposal();
-        await window.goTo(5, 1);
-        await window.page.keyboard.press('Control+Shift+Backspace');
-        await until(async () => (await window.proposalText()).includes('\nfive\n'), 'the second change to be reverted', 10000);
+        await bed.window.diff.focusProposal();
+        await bed.window.goTo(5, 1);
+        await bed.window.page.keyboard.press('Control+Shift+Backspace');
+        await until(async () => (await bed.window.diff.proposalText()).includes('\nfive\n'), 'the second change to be reverted', 10000);
         // Only the kept change is left: Next Change (Alt+F5) visits every change, decided or not, and wraps around.
-        await window.goTo(9, 1);
-        await window.page.keyboard.press('Alt+F5');
-        await window.waitForCursorStatus(2, 1);
-        expect(probe.peekDiffOutcome('diff', file), 'no change decision answers the CLI').to.equal(undefined);
+        await bed.window.goTo(9, 1);
+        await bed.window.page.keyboard.press('Alt+F5');
+        await bed.window.waitForCursorStatus(2, 1);
+        expect(bed.probe.peekDiffOutcome('diff', file), 'no change decision answers the CLI').to.equal(undefined);
 
-        await window.page.keyboard.press('Control+s');
-        const outcome = await probe.diffOutcome('diff', file);
+        await bed.window.page.keyboard.press('Control+s');
+        const outcome = await bed.probe.diffOutcome('diff', file);
         expect(outcome.result).to.deep.equal({ status: 'accepted', content: 'one\r\nTWO\r\nthree\r\nfour\r\nfive\nsix\r\nseven\r\neight\nnine\r\n' });
     });
 
     it('Pending Changes lists the proposals of two CLI sessions by session; Accept All Diffs answers each once, to its own CLI', async () => {
-        const qwen = new IdeProbe('qwen', await window.terminalEnvironment(workspace), workspace);
+        const qwen = new IdeProbe('qwen', await bed.window.terminalEnvironment(bed.workspace), bed.workspace);
         try {
             expect((await qwen.connected()).status.status).to.equal('connected');
-            const numbers = path.join(workspace, 'numbers.txt');
-            const other = path.join(workspace, 'other.txt');
-            probe.openDiff(numbers, PROPOSAL);
+            const numbers = path.join(bed.workspace, 'numbers.txt');
+            const other = path.join(bed.workspace, 'other.txt');
+            bed.probe.openDiff(numbers, PROPOSAL);
             qwen.openDiff(other, 'alpha\nBETA\n');
             // Two sessions connected, two changes waiting: "$(plug) CLI 2 $(diff) 2".
-            await window.waitForStatus(/^CLI 2\s+2$/);
+            await bed.window.waitForStatus(/^CLI 2\s+2$/);
             // Each diff opens in front and takes the keyboard: the palette would close if one did so while it is open.
-            await until(async () => await window.page.locator('#theia-main-content-panel .lm-TabBar-tab', { hasText: '↔' }).count() === 2
-                && await window.page.evaluate(() => !!document.activeElement?.closest('.monaco-diff-editor')), 'both diffs open, one with the focus', 20000);
-            await window.runCommand('CLI Companion: Show Pending Changes');
-            const view = window.page.locator('.pending-review');
+            await until(async () => await bed.window.page.locator('#theia-main-content-panel .lm-TabBar-tab', { hasText: '↔' }).count() === 2
+                && await bed.window.page.evaluate(() => !!document.activeElement?.closest('.monaco-diff-editor')), 'both diffs open, one with the focus', 20000);
+            await bed.window.runCommand('CLI Companion: Show Pending Changes');
+            const view = bed.window.page.locator('.pending-review');
             await until(async () => await view.locator('[data-proposal]').count() === 2, 'the view to list both proposals', 20000);
             const groups = await view.locator('.pending-review-group-label').allInnerTexts();
             expect(groups).to.have.length(2);
@@ -130,12 +103,12 @@ describe('Change-level review: the real Gemini IdeClient proposes three changes,
             expect(groups.find(label => /^Qwen Code \(\S+ \d+\.\d+\.\d+\)$/.test(label)), `Qwen's session in ${groups}`).to.be.a('string');
             expect(await view.locator('.pending-review-group', { hasText: 'Qwen Code' }).locator('[data-file]').getAttribute('data-file')).to.equal('other.txt');
 
-            await window.runCommand('CLI Companion: Accept All Diffs');
-            expect((await probe.diffOutcome('diff', numbers)).result).to.deep.equal({ status: 'accepted', content: PROPOSAL });
+            await bed.window.runCommand('CLI Companion: Accept All Diffs');
+            expect((await bed.probe.diffOutcome('diff', numbers)).result).to.deep.equal({ status: 'accepted', content: PROPOSAL });
             expect((await qwen.diffOutcome('diff', other)).result).to.deep.equal({ status: 'accepted', content: 'alpha\nBETA\n' });
             await until(async () => await view.locator('[data-proposal]').count() === 0, 'the view to empty', 10000);
-            await window.waitForStatus(/^CLI 2$/);
-            expect(probe.peekDiffOutcome('diff', other), 'Gemini hears nothing of Qwen\'s file').to.equal(undefined);
+            await bed.window.waitForStatus(/^CLI 2$/);
+            expect(bed.probe.peekDiffOutcome('diff', other), 'Gemini hears nothing of Qwen\'s file').to.equal(undefined);
             expect(qwen.peekDiffOutcome('diff', numbers), 'Qwen hears nothing of Gemini\'s file').to.equal(undefined);
         } finally {
             await qwen.close();
@@ -143,76 +116,76 @@ describe('Change-level review: the real Gemini IdeClient proposes three changes,
     });
 
     it('queue mode, set from the status bar menu: a proposal arriving while the user types opens nothing and takes nothing; it is accepted from Pending Changes', async () => {
-        await window.pickFromStatusMenu('Set Review Pace…');
-        await window.pickQuickItem('Gemini CLI');
-        await window.pickQuickItem('Queue quietly');
-        const settings = path.join(sandbox.theiaConfig, 'settings.json');
+        await bed.window.pickFromStatusMenu('Set Review Pace…');
+        await bed.window.pickQuickItem('Gemini CLI');
+        await bed.window.pickQuickItem('Queue quietly');
+        const settings = path.join(bed.sandbox.theiaConfig, 'settings.json');
         await until(() => JSON.parse(fs.readFileSync(settings, 'utf8'))['aiCliCompanion.gemini.reviewPace'] === 'queue', 'the user setting to be written', 10000);
         try {
-            await window.openFile('notes.txt');
-            await window.page.keyboard.type('typed before the proposal, ');
-            const file = path.join(workspace, 'numbers.txt');
-            probe.openDiff(file, PROPOSAL);
-            await window.waitForStatus(/^CLI 1\s+1$/);
-            await window.page.keyboard.type('typed after it.');
-            const notes = path.join(workspace, 'notes.txt');
+            await bed.window.openFile('notes.txt');
+            await bed.window.page.keyboard.type('typed before the proposal, ');
+            const file = path.join(bed.workspace, 'numbers.txt');
+            bed.probe.openDiff(file, PROPOSAL);
+            await bed.window.waitForStatus(/^CLI 1\s+1$/);
+            await bed.window.page.keyboard.type('typed after it.');
+            const notes = path.join(bed.workspace, 'notes.txt');
             await until(() => fs.readFileSync(notes, 'utf8') === 'typed before the proposal, typed after it.', 'auto-save to write every typed key, in order', 10000)
                 .catch(error => { throw new Error(`${error.message}: ${JSON.stringify(fs.readFileSync(notes, 'utf8'))}`); });
-            expect(await window.page.locator(DIFF_EDITOR).count(), 'no diff editor opened').to.equal(0);
-            const current = await window.page.locator('#theia-main-content-panel .lm-TabBar-tab.lm-mod-current').innerText();
+            expect(await bed.window.page.locator(DIFF_EDITOR).count(), 'no diff editor opened').to.equal(0);
+            const current = await bed.window.page.locator('#theia-main-content-panel .lm-TabBar-tab.lm-mod-current').innerText();
             expect(current).to.contain('notes.txt');
-            expect(await window.page.evaluate(() => !!document.activeElement?.closest('.monaco-editor')), 'the keyboard stays in the editor').to.equal(true);
-            expect(await window.notifications(), 'no notification unless asked for').to.deep.equal([]);
+            expect(await bed.window.page.evaluate(() => !!document.activeElement?.closest('.monaco-editor')), 'the keyboard stays in the editor').to.equal(true);
+            expect(await bed.window.notifications(), 'no notification unless asked for').to.deep.equal([]);
 
-            await window.runCommand('CLI Companion: Show Pending Changes');
-            const item = window.page.locator('.pending-review [data-proposal]', { hasText: 'numbers.txt' });
+            await bed.window.runCommand('CLI Companion: Show Pending Changes');
+            const item = bed.window.page.locator('.pending-review [data-proposal]', { hasText: 'numbers.txt' });
             await item.waitFor({ state: 'visible', timeout: 10000 });
-            await window.saveDocScreenshot('review-queue', window.page.locator('#theia-app-shell'));
+            await bed.window.saveDocScreenshot('review-queue', bed.window.page.locator('#theia-app-shell'));
             await item.locator('[data-action="accept"]').click();
-            expect((await probe.diffOutcome('diff', file)).result).to.deep.equal({ status: 'accepted', content: PROPOSAL });
-            await window.waitForStatus(/^CLI 1$/);
+            expect((await bed.probe.diffOutcome('diff', file)).result).to.deep.equal({ status: 'accepted', content: PROPOSAL });
+            await bed.window.waitForStatus(/^CLI 1$/);
         } finally {
-            await window.changeSettings(sandbox, { 'aiCliCompanion.gemini.reviewPace': undefined });
+            await bed.window.changeSettings(bed.sandbox, { 'aiCliCompanion.gemini.reviewPace': undefined });
         }
     });
 
     it('accept automatically: the CLI is answered at once as proposed, nothing opens, and Undo after the CLI wrote puts back the file\'s bytes', async () => {
-        await window.changeSettings(sandbox, { 'aiCliCompanion.gemini.reviewPace': 'accept' });
+        await bed.window.changeSettings(bed.sandbox, { 'aiCliCompanion.gemini.reviewPace': 'accept' });
         try {
-            const file = path.join(workspace, 'auto.txt');
-            probe.openDiff(file, 'one\r\nTWO\r\n');
-            expect((await probe.diffOutcome('diff', file)).result).to.deep.equal({ status: 'accepted', content: 'one\r\nTWO\r\n' });
-            expect(await window.page.locator(DIFF_EDITOR).count(), 'no diff editor opened').to.equal(0);
+            const file = path.join(bed.workspace, 'auto.txt');
+            bed.probe.openDiff(file, 'one\r\nTWO\r\n');
+            expect((await bed.probe.diffOutcome('diff', file)).result).to.deep.equal({ status: 'accepted', content: 'one\r\nTWO\r\n' });
+            expect(await bed.window.page.locator(DIFF_EDITOR).count(), 'no diff editor opened').to.equal(0);
             // Gemini CLI writes the accepted text itself.
             fs.writeFileSync(file, 'one\r\nTWO\r\n');
-            await window.runCommand('CLI Companion: Show Pending Changes');
-            const item = window.page.locator('.pending-review [data-applied]', { hasText: 'auto.txt' });
+            await bed.window.runCommand('CLI Companion: Show Pending Changes');
+            const item = bed.window.page.locator('.pending-review [data-applied]', { hasText: 'auto.txt' });
             await item.waitFor({ state: 'visible', timeout: 10000 });
             await item.locator('[data-action="undo"]').click();
             await until(() => fs.readFileSync(file, 'utf8') === 'one\r\ntwo\r\n', 'Undo to put back the bytes from before', 10000)
                 .catch(error => { throw new Error(`${error.message}: ${JSON.stringify(fs.readFileSync(file, 'utf8'))}`); });
             await item.waitFor({ state: 'detached', timeout: 10000 });
-            await window.waitForStatus(/^CLI 1$/);
+            await bed.window.waitForStatus(/^CLI 1$/);
         } finally {
-            await window.changeSettings(sandbox, { 'aiCliCompanion.gemini.reviewPace': undefined });
+            await bed.window.changeSettings(bed.sandbox, { 'aiCliCompanion.gemini.reviewPace': undefined });
         }
     });
 
     it('with two windows on the folder, a CLI\'s proposal opens and is listed in its own window only', async () => {
-        const other = await TheiaWindow.open(sandbox, backend.url);
+        const other = await TheiaWindow.open(bed.sandbox, bed.backend.url);
         try {
             await other.runCommand('CLI Companion: Show Pending Changes');
             await other.page.locator('.pending-review-empty').waitFor({ state: 'visible', timeout: 20000 });
-            const file = path.join(workspace, 'other.txt');
-            probe.openDiff(file, 'alpha\nGAMMA\n');
-            await window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 20000 });
-            await window.runCommand('CLI Companion: Show Pending Changes');
-            await window.page.locator('.pending-review [data-proposal]', { hasText: 'other.txt' }).waitFor({ state: 'visible', timeout: 10000 });
+            const file = path.join(bed.workspace, 'other.txt');
+            bed.probe.openDiff(file, 'alpha\nGAMMA\n');
+            await bed.window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 20000 });
+            await bed.window.runCommand('CLI Companion: Show Pending Changes');
+            await bed.window.page.locator('.pending-review [data-proposal]', { hasText: 'other.txt' }).waitFor({ state: 'visible', timeout: 10000 });
             expect(await other.page.locator(DIFF_EDITOR).count(), 'no diff in the other window').to.equal(0);
             expect(await other.page.locator('.pending-review [data-proposal]').count(), 'not listed in the other window').to.equal(0);
             expect(await other.statusText(), 'no count in the other window').to.match(/^\s*CLI\s*$/);
-            await window.runCommand('CLI Companion: Reject All Diffs');
-            expect((await probe.diffOutcome('diff', file)).result?.status).to.equal('rejected');
+            await bed.window.runCommand('CLI Companion: Reject All Diffs');
+            expect((await bed.probe.diffOutcome('diff', file)).result?.status).to.equal('rejected');
         } finally {
             await other.close();
         }

@@ -61,7 +61,7 @@ describe('Claude Code: the real claude binary connected to a Theia window', func
         await bed.terminal.waitFor(/Do you want to make this edit to hello\.txt/, 'the permission prompt in the terminal', 20_000);
         await bed.window.saveDocScreenshot('claude-code-diff');
 
-        await bed.window.appendLineToProposal('edited in Theia');
+        await bed.window.diff.appendLineToProposal('edited in Theia');
         await bed.window.page.keyboard.press('Control+s');
         await until(() => fs.readFileSync(file(), 'utf8') === 'line one\nline two\nadded line\nline three\nedited in Theia\n',
             'Claude Code to write the accepted text', 60_000, 250)
@@ -94,10 +94,10 @@ describe('Claude Code: the real claude binary connected to a Theia window', func
         await bed.terminal.submit('Capitalise every other line');
         await bed.window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 60_000 }).catch(failWith);
         await until(async () => await bed.window.page.locator(`${DIFF_EDITOR} .editor.modified .line-insert`).count() >= 3, 'the diff of three changes', 20_000);
-        await bed.window.focusProposal();
+        await bed.window.diff.focusProposal();
         await bed.window.goTo(3, 1);
         await bed.window.page.keyboard.press('Control+Shift+Backspace');
-        await until(async () => (await bed.window.proposalText()).includes(`\n${lines[2]}\n`), 'the second change to be reverted', 10_000);
+        await until(async () => (await bed.window.diff.proposalText()).includes(`\n${lines[2]}\n`), 'the second change to be reverted', 10_000);
         await bed.window.page.keyboard.press('Control+s');
         await until(() => fs.readFileSync(file(), 'utf8') === reviewed, 'Claude Code to write the reviewed text', 60_000, 250)
             .catch(error => failWith(new Error(`${error.message}: ${JSON.stringify(fs.readFileSync(file(), 'utf8'))}`)));

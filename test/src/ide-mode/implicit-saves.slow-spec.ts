@@ -4,15 +4,12 @@ import * as path from 'path';
 import { AcpChatTestbed } from '../support/acp-chat-testbed';
 import { ClaudeCodeTestbed } from '../support/claude-code-testbed';
 import { prepareGeminiAcp } from '../clis/gemini-acp-setup';
-import { openWindowWithGeminiProbe } from '../hosts/gemini-probe-window';
 import { IdeProbe } from '../hosts/ide-probe';
 import { closeLeftoverDiffs, CONTROL_FILE, editThroughImplicitSave, IMPLICIT_SAVES, ORIGINAL, PROPOSED, REVIEWED, settledInBackend } from '../support/implicit-saves';
 import { AnthropicRequest, MockAnthropicApi, MockAnthropicTurn } from '../mocks/mock-anthropic-api';
 import { MockGeminiApi } from '../mocks/mock-gemini-api';
 import { until } from '../support/processes';
-import { createSandbox, createWorkspace, Sandbox } from '../support/sandbox';
-import { TheiaBackend } from '../hosts/theia-backend';
-import { TheiaWindow } from '../hosts/theia-window';
+import { GeminiWindowTestbed } from '../support/gemini-window-testbed';
 
 const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
 
@@ -26,52 +23,33 @@ const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
  */
 describe('Implicit saves never settle a proposal: the real Gemini IdeClient', function (): void {
     this.timeout(300_000);
-    let sandbox: Sandbox;
-    let workspace: string;
-    let backend: TheiaBackend;
-    let window: TheiaWindow;
-    let probe: IdeProbe;
+    const bed = GeminiWindowTestbed.install({ [CONTROL_FILE]: 'control\n' }, { windowPer: 'block' });
 
-    before(async () => {
-        sandbox = createSandbox();
-        workspace = createWorkspace(sandbox, 'project', { [CONTROL_FILE]: 'control\n' });
-        backend = new TheiaBackend(sandbox, workspace);
-        await backend.start();
-        ({ window, probe } = await openWindowWithGeminiProbe(sandbox, backend, workspace));
-    });
-
-    after(async () => {
-        await probe?.close();
-        await window?.close();
-        await backend?.stop();
-        sandbox?.dispose();
-    });
-
-    afterEach(() => closeLeftoverDiffs(window));
+    afterEach(() => closeLeftoverDiffs(bed.window));
 
     IMPLICIT_SAVES.forEach((save, round) => it(`${save.name}: no ide/diffAccepted; Ctrl+S then accepts the edited text`, async () => {
-        await window.changeSettings(sandbox, save.settings);
-        const file = path.join(workspace, `round-${round}.txt`);
+        await bed.window.changeSettings(bed.sandbox, save.settings);
+        const file = path.join(bed.workspace, `round-${round}.txt`);
         fs.writeFileSync(file, ORIGINAL);
-        probe.openDiff(file, PROPOSED);
-        await editThroughImplicitSave(window, workspace, save, () => {
-            const report = probe.peekDiffOutcome('diff', file);
-            return (report && `the client got ${JSON.stringify(report)}`) || settledInBackend(backend.log, file);
+        bed.probe.openDiff(file, PROPOSED);
+        await editThroughImplicitSave(bed.window, bed.workspace, save, () => {
+            const report = bed.probe.peekDiffOutcome('diff', file);
+            return (report && `the client got ${JSON.stringify(report)}`) || settledInBackend(bed.backend.log, file);
         });
-        expect((await probe.diffOutcome('diff', file)).result).to.deep.equal({ status: 'accepted', content: REVIEWED });
+        expect((await bed.probe.diffOutcome('diff', file)).result).to.deep.equal({ status: 'accepted', content: REVIEWED });
     }));
 
     it('the same for Qwen Code\'s IdeClient, under the default auto-save', async () => {
-        await window.changeSettings(sandbox, IMPLICIT_SAVES[0].settings);
-        const qwen = new IdeProbe('qwen', await window.terminalEnvironment(workspace), workspace);
+        await bed.window.changeSettings(bed.sandbox, IMPLICIT_SAVES[0].settings);
+        const qwen = new IdeProbe('qwen', await bed.window.terminalEnvironment(bed.workspace), bed.workspace);
         try {
             expect((await qwen.connected()).status.status).to.equal('connected');
-            const file = path.join(workspace, 'qwen.txt');
+            const file = path.join(bed.workspace, 'qwen.txt');
             fs.writeFileSync(file, ORIGINAL);
             qwen.openDiff(file, PROPOSED);
-            await editThroughImplicitSave(window, workspace, IMPLICIT_SAVES[0], () => {
+            await editThroughImplicitSave(bed.window, bed.workspace, IMPLICIT_SAVES[0], () => {
                 const report = qwen.peekDiffOutcome('diff', file);
-                return (report && `the client got ${JSON.stringify(report)}`) || settledInBackend(backend.log, file);
+                return (report && `the client got ${JSON.stringify(report)}`) || settledInBackend(bed.backend.log, file);
             });
             expect((await qwen.diffOutcome('diff', file)).result).to.deep.equal({ status: 'accepted', content: REVIEWED });
         } finally {

@@ -104,7 +104,7 @@ describe('IDE mode: the real gemini and qwen binaries in a pty', function (): vo
         await diffEditor.first().waitFor({ state: 'visible', timeout: 90000 }).catch(error => {
             throw new Error(`${error.message}\n--- backend ---\n${backend.log.split('\n').filter(line => /Diff|diff|session/.test(line)).join('\n')}\n--- terminal ---\n${terminal.screen()}`);
         });
-        await window.appendLineToProposal('edited in Theia');
+        await window.diff.appendLineToProposal('edited in Theia');
         await window.page.keyboard.press('Control+s');
 
         await until(() => fs.existsSync(target) && fs.readFileSync(target, 'utf8') === 'hello from the model\nedited in Theia\n',

@@ -92,15 +92,15 @@ let controlEdits = 0;
 export async function editThroughImplicitSave(window: TheiaWindow, workspace: string, save: ImplicitSave,
     answered: () => string | undefined | false | Promise<string | undefined | false>): Promise<void> {
     // The gutter first, while the diff is the one computed at open; then the typing.
-    await window.focusEndOfProposal();
-    await window.revertFirstChangeFromGutter();
-    await until(async () => (await window.proposalText()).startsWith('one\ntwo\n'), 'the first change reverted in the proposal', 10000);
-    await window.focusEndOfProposal();
+    await window.diff.focusEndOfProposal();
+    await window.diff.revertFirstChangeFromGutter();
+    await until(async () => (await window.diff.proposalText()).startsWith('one\ntwo\n'), 'the first change reverted in the proposal', 10000);
+    await window.diff.focusEndOfProposal();
     await window.page.keyboard.type('seven');
     // Word completion may offer "seven": the next key must not take it.
     await window.page.keyboard.press('Escape');
-    await until(async () => await window.proposalText() === REVIEWED, 'the proposal to show the user\'s edits', 10000)
-        .catch(async error => { throw new Error(`${error.message}: ${JSON.stringify(await window.proposalText())}`); });
+    await until(async () => await window.diff.proposalText() === REVIEWED, 'the proposal to show the user\'s edits', 10000)
+        .catch(async error => { throw new Error(`${error.message}: ${JSON.stringify(await window.diff.proposalText())}`); });
 
     const control = path.join(workspace, CONTROL_FILE);
     const marker = `edited ${++controlEdits}`;
@@ -113,8 +113,8 @@ export async function editThroughImplicitSave(window: TheiaWindow, workspace: st
     await save.perform(window, controlSaved);
 
     await never(answered, `${save.name} must leave the proposal pending`, 5000);
-    await window.focusProposal();
-    expect(await window.proposalText(), 'the proposal keeps the user\'s text').to.equal(REVIEWED);
+    await window.diff.focusProposal();
+    expect(await window.diff.proposalText(), 'the proposal keeps the user\'s text').to.equal(REVIEWED);
     await window.page.keyboard.press('Control+s');
 }
 

@@ -6,23 +6,17 @@ import { CODE_SERVER_VERSION, CodeServer } from '../hosts/code-server';
 import { CodeServerWindow } from '../hosts/code-server-window';
 import { CLAUDE_BIN, CLAUDE_INTERACTIVE_COMMAND, prepareClaudeCode } from '../clis/claude-code-setup';
 import { ContextArrival, IdeProbe } from '../hosts/ide-probe';
+import { CONTEXT_SCENARIO_FILES, CONTEXT_SCENARIOS } from '../scenarios/context-scenarios';
+import { DIFF_SCENARIO_FILES, DIFF_SCENARIOS } from '../scenarios/diff-scenarios';
+import { Scenario } from '../scenarios/scenario';
 import { AnthropicRequest, MockAnthropicApi, MockAnthropicTurn } from '../mocks/mock-anthropic-api';
 import { officialGeminiDiscovery } from '../clis/official-companion';
 import { never, until } from '../support/processes';
 import { createSandbox, createWorkspace, geminiDiscoveryDirectory, Sandbox } from '../support/sandbox';
 import { TmuxTerminal } from '../hosts/tmux-terminal';
 
-const ORIGINAL = 'alpha\nbeta\ngamma\n';
-const TWELVE_LINES = Array.from({ length: 12 }, (_, line) => `line ${line + 1}\n`).join('');
 /** code-server's `vscode.env.appName`, which the discovery files name instead of TERM_PROGRAM's "vscode". */
 const CODE_SERVER_IDE = { name: 'code-server', displayName: 'code-server' };
-
-interface ActiveFile {
-    path: string;
-    isActive?: boolean;
-    cursor?: { line: number; character: number };
-    selectedText?: string;
-}
 
 /**
  * The VS Code extension (.vsix) installed into a sandboxed code-server 4.100.3, driven in Chromium:
@@ -58,12 +52,16 @@ describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}`, function ():
     const explain = async (error: Error) => {
         throw new Error(`${error.message}\n${await window.describeForFailure('code-server')}\nextension log:\n${server.extensionLog().slice(-3000)}`);
     };
+    /** A story the Theia specs run too, from the same source, in this window with a Gemini CLI client of its terminal. */
+    const runScenario = async (scenario: Scenario) => scenario.run({
+        window, client: (await probe('gemini', env)).client, workspace, connect: async environment => (await probe('gemini', environment)).client
+    }).catch(explain);
 
     before(async () => {
         sandbox = createSandbox();
         const markers = path.join(sandbox.root, 'markers');
         workspace = createWorkspace(sandbox, 'project', {
-            'notes.txt': ORIGINAL, 'other.txt': 'one\ntwo\n', 'review.txt': TWELVE_LINES, 'claude.txt': 'first\nsecond\n', 'new-dir/.keep': '',
+            'other.txt': 'one\ntwo\n', 'claude.txt': 'first\nsecond\n', ...DIFF_SCENARIO_FILES, ...CONTEXT_SCENARIO_FILES,
             // A cloned repository that tries to choose what "Run Gemini CLI" executes, and to keep IDE mode on whatever the user says.
             '.vscode/settings.json': JSON.stringify({
                 'aiCliCompanion.gemini.command': path.join(markers, 'from-workspace.sh'), 'aiCliCompanion.enabled': true, 'aiCliCompanion.qwen.enabled': true
@@ -129,59 +127,9 @@ describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}`, function ():
         await window.waitForStatus(/CLI: 2 connected/).catch(explain);
     });
 
-    it('streams the active file, the cursor and the selection to a connected CLI', async () => {
-        const { client } = await probe('gemini', env);
-        const updates: ContextArrival[] = [];
-        client.watchContext(update => updates.push(update));
-        const file = path.join(workspace, 'notes.txt');
-        const active = (update: ContextArrival) => ((update.context as { workspaceState?: { openFiles?: ActiveFile[] } }).workspaceState?.openFiles ?? [])
-            .find(entry => entry.isActive);
-        await window.openFile('notes.txt');
-        await window.goTo(2, 3);
-        await until(() => updates.some(update => active(update)?.path === file && active(update)?.cursor?.line === 2 && active(update)?.cursor?.character === 3),
-            'the cursor at 2:3 in notes.txt', 20_000).catch(explain);
-        await window.page.keyboard.press('Shift+End');
-        await until(() => updates.some(update => active(update)?.selectedText === 'ta'), 'the selection "ta"', 20_000).catch(explain);
-        const trusted = updates.at(-1)!.context as { workspaceState?: { isTrusted?: boolean } };
-        expect(trusted.workspaceState?.isTrusted).to.equal(true);
-    });
-
-    it('opens a proposal in the diff editor: edited and accepted with Ctrl+S, the CLI gets exactly that text; a second one rejected with ✗', async () => {
-        const { client } = await probe('gemini', env);
-        const file = path.join(workspace, 'notes.txt');
-        // Mixed line endings: the accepted text keeps the proposal's where the user did not type.
-        client.openDiff(file, 'alpha\r\nBETA\ngamma\n');
-        await window.waitForDiff('notes.txt').catch(explain);
-        await window.appendToProposal('typed in code-server');
-        await window.page.keyboard.press('Control+s');
-        const accepted = await client.diffOutcome('diff', file);
-        expect(accepted.result).to.deep.equal({ status: 'accepted', content: 'alpha\r\nBETA\ngamma\ntyped in code-server' });
-        expect(fs.readFileSync(file, 'utf8'), 'the CLI writes the file, not the IDE').to.equal(ORIGINAL);
-        await until(async () => await window.diffCount() === 0, 'the diff to close', 10_000);
-
-        const created = path.join(workspace, 'new-dir', 'created.txt');
-        client.openDiff(created, 'a new file\n');
-        await window.waitForDiff('created.txt').catch(explain);
-        await window.clickTitleAction('Reject Diff');
-        expect((await client.diffOutcome('diff', created)).result).to.deep.equal({ status: 'rejected' });
-        expect(fs.existsSync(created)).to.equal(false);
-        await until(async () => await window.diffCount() === 0, 'the diff to close', 10_000);
-    });
-
-    it('reviews a proposal change by change with the diff\'s own gutter: the first change reverted, the rest accepted as left', async () => {
-        const { client } = await probe('gemini', env);
-        const file = path.join(workspace, 'review.txt');
-        const proposal = TWELVE_LINES.replace('line 2\n', 'line two\n').replace('line 11\n', 'line eleven\n');
-        client.openDiff(file, proposal);
-        await window.waitForDiff('review.txt').catch(explain);
-        await until(async () => await window.changeCount() === 2, 'the diff to show both changes', 10_000).catch(explain);
-        await window.revertChange(0);
-        await window.saveProposal();
-        const accepted = await client.diffOutcome('diff', file);
-        expect(accepted.result).to.deep.equal({ status: 'accepted', content: TWELVE_LINES.replace('line 11\n', 'line eleven\n') });
-        expect(fs.readFileSync(file, 'utf8'), 'the CLI writes the file, not the IDE').to.equal(TWELVE_LINES);
-        await until(async () => await window.diffCount() === 0, 'the diff to close', 10_000);
-    });
+    for (const scenario of [...CONTEXT_SCENARIOS, ...DIFF_SCENARIOS]) {
+        it(scenario.title, () => runScenario(scenario));
+    }
 
     it('leaves an edited proposal undecided through auto-save (on by default here) and a closed tab; Review Pending Diffs brings it back, ✗ rejects it', async () => {
         // code-server, a web build of VS Code, auto-saves by default (after 1 s): saving must never accept.
@@ -189,7 +137,7 @@ describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}`, function ():
         const file = path.join(workspace, 'other.txt');
         client.openDiff(file, 'one\ntwo\nproposed\n');
         await window.waitForDiff('other.txt').catch(explain);
-        await window.appendToProposal('typed, then auto-saved');
+        await window.typeAtEndOfProposal('typed, then auto-saved');
         await until(() => /Proposal \S+ for \S+other\.txt saved in the window: still waiting/.test(server.extensionLog()), 'auto-save to save the proposal', 15_000)
             .catch(explain);
         await window.closeActiveEditor();
@@ -254,7 +202,7 @@ describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}`, function ():
             : { toolUse: { name: 'Edit', input: { file_path: file, old_string: 'second\n', new_string: 'second\nthird\n' } } };
         await claude.submit('Add a third line');
         await window.waitForDiff('claude.txt', 60_000).catch(explainClaude);
-        await window.appendToProposal('typed in code-server');
+        await window.typeAtEndOfProposal('typed in code-server');
         await window.clickTitleAction('Accept Diff');
         await until(() => fs.readFileSync(file, 'utf8') === 'first\nsecond\nthird\ntyped in code-server', 'claude to write the accepted text', 60_000, 250)
             .catch(explainClaude);

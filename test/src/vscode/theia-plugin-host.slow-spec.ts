@@ -92,7 +92,7 @@ describe(`VS Code extension in Theia ${THEIA}'s plugin host`, function (): void 
         const file = path.join(workspace, 'notes.txt');
         probe.openDiff(file, 'alpha\nbeta\n');
         await window.page.locator('#theia-main-content-panel .monaco-diff-editor').first().waitFor({ timeout: 30_000 });
-        await window.appendLineToProposal('typed in Theia');
+        await window.diff.appendLineToProposal('typed in Theia');
         await window.page.locator('#theia-main-content-panel .lm-TabBar-toolbar .item [title^="Accept Diff"], #theia-main-content-panel .lm-TabBar-toolbar [title^="Accept Diff"]')
             .first().click();
         expect((await probe.diffOutcome('diff', file)).result).to.deep.equal({ status: 'accepted', content: 'alpha\nbeta\ntyped in Theia\n' });

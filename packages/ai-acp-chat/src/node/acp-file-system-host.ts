@@ -2,7 +2,7 @@ import * as path from 'path';
 import type * as acp from '@agentclientprotocol/sdk';
 import { inject, injectable, named } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core/lib/common/logger';
-import { checkInsideRoots, describeRefusal, OutsideRootsError, readFileWithinRoots, writeFileWithinRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { checkInsideRoots, describeRefusal, OutsideRootsError, readFileWithinRoots, writeFileWithinRoots } from '@theia-cli-companion/safe-files/lib/node';
 import { sliceLines } from '../common/slice-lines';
 import type { AcpChatClient } from '../common/acp-chat-protocol';
 

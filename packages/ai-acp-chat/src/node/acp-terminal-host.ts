@@ -3,7 +3,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { TaskTerminalProcess, TaskTerminalProcessFactory } from '@theia/process/lib/node/task-terminal-process';
 import { OutputBuffer } from '@theia-cli-companion/acp-client/lib/common';
-import { checkInsideRoots, describeRefusal } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { checkInsideRoots, describeRefusal } from '@theia-cli-companion/safe-files/lib/node';
 import { findExecutable } from '@theia-cli-companion/cli-process/lib/node';
 
 interface HostedTerminal {

@@ -6,7 +6,7 @@ import { Container } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core/lib/common/logger';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { EnvVariablesServer } from '@theia/core/lib/common/env-variables';
-import { expectStillServing, HostileFiles, within } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
+import { expectStillServing, HostileFiles, within } from '@theia-cli-companion/safe-files/lib/node/test';
 import { AcpTurnCheckpoints } from './acp-turn-checkpoints';
 
 describe('AcpTurnCheckpoints', () => {

@@ -6,7 +6,7 @@ import { ILogger } from '@theia/core/lib/common/logger';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { EnvVariablesServer } from '@theia/core/lib/common/env-variables';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
-import { ensurePrivateDirectory, writePrivateFileAtomic } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { ensurePrivateDirectory, writePrivateFileAtomic } from '@theia-cli-companion/safe-files/lib/node';
 import {
     BlobStore, diskUsage, restoreSnapshotFile, StorageUsageContribution, StoreGuard, WorkspaceSnapshot, WorkspaceSnapshotter
 } from '@theia-cli-companion/ai-cli-core/lib/node';

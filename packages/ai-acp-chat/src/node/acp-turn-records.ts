@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import { z } from 'zod';
 import { currentSnapshotContent } from '@theia-cli-companion/ai-cli-core/lib/node';
-import { writePrivateFileAtomic } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { writePrivateFileAtomic } from '@theia-cli-companion/safe-files/lib/node';
 import type { SnapshotFileChange } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { AcpTurnCheckpoint, AcpTurnFileChange } from '../common/acp-chat-protocol';
 import { CHECKPOINT_MAX_STORAGE_PREF, CHECKPOINT_TURNS_PER_CHAT_PREF } from '../common/checkpoint-retention';

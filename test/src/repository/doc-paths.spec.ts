@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { namedPaths, pathExists } from '../support/doc-paths';
+import { declaredNames, namedPaths, namedTypes, pathExists } from '../support/doc-paths';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 
@@ -12,7 +12,17 @@ function documents(): string[] {
     return tracked.filter(file => /^(README|ARCHITECTURE|SECURITY)\.md$|^docs\/[^/]+\.md$|^packages\/[^/]+\/(README|PROTOCOL)\.md$/.test(file));
 }
 
-describe('Documents name files that exist', () => {
+/** Names ARCHITECTURE.md and the package READMEs give that are not ours: Theia's, Monaco's, the clients' and products'. */
+const NOT_OURS = new Set(['BackendApplication', 'ContainerModule', 'DiffEditorWidget', 'MenuId', 'IdeClient', 'OpenCode']);
+
+/** Every TypeScript source of the repository's packages and tests. */
+function sources(): string[] {
+    const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '--', 'packages/*/src/*', 'test/*/src/*', 'test/src/*'], { cwd: REPO })
+        .toString('utf8').split('\n').filter(file => /\.tsx?$/.test(file) && fs.existsSync(path.join(REPO, file)));
+    return files.map(file => fs.readFileSync(path.join(REPO, file), 'utf8'));
+}
+
+describe('Documents name files and types that exist', () => {
     it('finds the file names a document gives, and only those', () => {
         const found = namedPaths('X.md', [
             'See `node/read-file-bounded.ts` and [the guide](docs/user-guide.md#preferences).',
@@ -39,5 +49,22 @@ describe('Documents name files that exist', () => {
             .filter(entry => !pathExists(entry.name, path.dirname(path.join(REPO, document)), REPO, files))
             .map(entry => `${entry.document}:${entry.line}: ${entry.name}`));
         expect(missing, 'named in a document, not in the tree').to.deep.equal([]);
+    });
+
+    it('reads the type names a document gives, and knows a declared name from a gone one', () => {
+        const found = namedTypes('X.md', 'The `DiffReviewManager` and `DiffReviewService.review`; not `aiCliCompanion.enabled`, `TMPDIR`, `Gemini` or `OpenCode`.', NOT_OURS);
+        expect(found.map(entry => entry.name)).to.deep.equal(['DiffReviewManager', 'DiffReviewService']);
+        const declared = declaredNames(['export class DiffReviewManager {}', 'export const DiffReviewService = Symbol();']);
+        expect(found.filter(entry => !declared.has(entry.name))).to.deep.equal([]);
+        expect(declaredNames(['export class Other {}']).has('DiffReviewManager')).to.equal(false);
+    });
+
+    it('ARCHITECTURE.md and every package\'s README name only types, services and functions the code declares', () => {
+        const declared = declaredNames(sources());
+        const documentsWithTypes = documents().filter(document => /^ARCHITECTURE\.md$|^packages\/[^/]+\/README\.md$/.test(document));
+        const missing = documentsWithTypes.flatMap(document => namedTypes(document, fs.readFileSync(path.join(REPO, document), 'utf8'), NOT_OURS)
+            .filter(entry => !declared.has(entry.name))
+            .map(entry => `${entry.document}:${entry.line}: ${entry.name}`));
+        expect(missing, 'named in a document, declared nowhere in the code').to.deep.equal([]);
     });
 });

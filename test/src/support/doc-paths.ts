@@ -52,3 +52,31 @@ export function pathExists(name: string, documentFolder: string, repository: str
 function packageFolders(repository: string): string[] {
     return fs.readdirSync(path.join(repository, 'packages')).map(name => path.join(repository, 'packages', name));
 }
+
+/**
+ * Names a document gives in code quotes that read as one of our types, services or functions (CamelCase with an
+ * inner capital, optionally `.member`): `DiffReviewManager`, `DiffReviewService.review`. Not settings, commands,
+ * environment variables or product names (`OpenCode` and the like go in `elsewhere`).
+ */
+export function namedTypes(document: string, text: string, elsewhere: ReadonlySet<string>): NamedPath[] {
+    const found: NamedPath[] = [];
+    text.split('\n').forEach((content, index) => {
+        for (const match of content.matchAll(/`([A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)(\.[A-Za-z]\w*)?`/g)) {
+            if (!elsewhere.has(match[1])) {
+                found.push({ document, line: index + 1, name: match[1] });
+            }
+        }
+    });
+    return found;
+}
+
+/** The names declared (exported or not) by TypeScript sources: classes, interfaces, types, enums, namespaces, functions, constants. */
+export function declaredNames(sources: Iterable<string>): Set<string> {
+    const names = new Set<string>();
+    for (const source of sources) {
+        for (const match of source.matchAll(/\b(?:class|interface|type|enum|namespace|function|const|let)\s+([A-Za-z_$][\w$]*)/g)) {
+            names.add(match[1]);
+        }
+    }
+    return names;
+}

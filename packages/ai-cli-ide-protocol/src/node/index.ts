@@ -7,6 +7,3 @@ export * from './discovery/discovery-file-cleaner';
 export * from './discovery/gemini-cli-flavour';
 export * from './discovery/ide-mode-flavours';
 export * from './discovery/qwen-code-flavour';
-// TRANSITION: importers move to @theia-cli-companion/safe-files/lib/node (process identity and liveness moved to
-// @theia-cli-companion/cli-process/lib/node, which no importer took from here).
-export * from '@theia-cli-companion/safe-files/lib/node';

@@ -2,7 +2,7 @@ import { FileUri } from './file-uri';
 import { IdeContext, IdeContextSchema } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { truncateSelection, WindowEditorState } from '../common/open-editors-model';
 import { formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
-import { isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { isInsideRoots } from '@theia-cli-companion/safe-files/lib/node';
 
 /**
  * Turns a window's editor state (from the browser, so untrusted) into the `ide/contextUpdate` params

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
-import { GeminiCliFlavour, QwenCodeFlavour, privateTmpDirectory } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { GeminiCliFlavour, QwenCodeFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { privateTmpDirectory } from '@theia-cli-companion/safe-files/lib/node';
 import { WindowCompanion } from './window-companion';
 import { createWindowCompanion } from './window-companion-module';
 import { RecordingLogger } from './test/recording-logger';

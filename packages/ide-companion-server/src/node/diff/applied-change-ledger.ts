@@ -1,6 +1,6 @@
 import * as path from 'path';
 import { randomUUID } from 'crypto';
-import { readFileWithinRoots, removeFileWithinRoots, writeFileWithinRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { readFileWithinRoots, removeFileWithinRoots, writeFileWithinRoots } from '@theia-cli-companion/safe-files/lib/node';
 
 /** A file of this size or more is not kept: an Undo for it is not offered. */
 export const MAX_LEDGER_FILE_BYTES = 16 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { checkInsideRoots, describeRefusal } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { checkInsideRoots, describeRefusal } from '@theia-cli-companion/safe-files/lib/node';
 
 const BINARY_SNIFF_BYTES = 8000;
 

@@ -1,6 +1,7 @@
 import * as path from 'path';
 import { StdioConfig } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { CliFlavour, DiscoveryEndpoint, ensurePrivateDirectory, removeFileSync, writePrivateFileAtomic } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { CliFlavour, DiscoveryEndpoint } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { ensurePrivateDirectory, removeFileSync, writePrivateFileAtomic } from '@theia-cli-companion/safe-files/lib/node';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 
 /**

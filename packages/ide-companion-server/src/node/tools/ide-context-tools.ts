@@ -5,7 +5,7 @@ import { z } from 'zod';
 import {
     DocumentArgumentsSchema, FileDiagnostics, GetDiagnosticsArgumentsSchema, IdeContextToolName, NoArgumentsSchema, OpenFileArgumentsSchema
 } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { checkInsideRoots, describeRefusal, isInsideRoots } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { checkInsideRoots, describeRefusal, isInsideRoots } from '@theia-cli-companion/safe-files/lib/node';
 import { IdeCompanionFrontendClient } from '../../common/window-protocol';
 import { McpSessionContext, McpToolContribution } from './mcp-tool-contribution';
 import { textResult, validatedTools } from './mcp-tool-results';

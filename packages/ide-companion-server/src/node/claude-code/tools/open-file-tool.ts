@@ -1,7 +1,7 @@
 import { inject, injectable } from 'inversify';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ClaudeOpenFileArgumentsSchema, ClaudeToolName } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { readFileBounded } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
+import { readFileBounded } from '@theia-cli-companion/safe-files/lib/node';
 import { z } from 'zod';
 import { fileUriInWorkspace } from '../../tools/ide-context-tools';
 import { jsonResult, textResult } from '../../tools/mcp-tool-results';

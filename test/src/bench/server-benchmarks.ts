@@ -7,8 +7,8 @@ import { Container } from '@theia/core/shared/inversify';
 import { bindContributionProvider } from '@theia/core/lib/common/contribution-provider';
 import { ILogger } from '@theia/core/lib/common/logger';
 import { CliFlavour, GeminiCliFlavour, QwenCodeFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
-import { createWindowCompanion, WindowCompanion } from '@theia-cli-companion/ide-companion-server/lib/node/window';
-import { WindowCompanionRegistry, CompanionLogger, WindowModuleContribution } from '@theia-cli-companion/ai-cli-core/lib/node';
+import { createWindowServer, WindowServer } from '@theia-cli-companion/ide-companion-server/lib/node/window';
+import { WindowServerRegistry, WindowLogger, WindowModuleContribution } from '@theia-cli-companion/ai-cli-core/lib/node';
 import { IdeProbe } from '../hosts/ide-probe';
 import { BareMcpServer } from './bare-mcp-server';
 import { Figure, now, round, sleep, summarize } from './stats';
@@ -19,7 +19,7 @@ export interface ServerBenchOptions {
     readonly workspace: string;
 }
 
-const silent: CompanionLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+const silent: WindowLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /** An MCP SDK client that counts the notifications it receives. */
 interface CountingClient {
@@ -48,8 +48,8 @@ async function until(condition: () => boolean, what: string, timeoutMs = 20000):
     }
 }
 
-function newWindow(index: number): WindowCompanion {
-    return createWindowCompanion({
+function newWindow(index: number): WindowServer {
+    return createWindowServer({
         windowId: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
         flavours: [GeminiCliFlavour, QwenCodeFlavour], logger: silent, serverPid: process.pid
     });
@@ -61,13 +61,13 @@ function newWindow(index: number): WindowCompanion {
  * rounds so that drift on a shared machine hits both alike.
  */
 /** The backend's window registry as the app builds it, with these flavours contributed (as IDE mode does). */
-function registryWithFlavours(...flavours: CliFlavour[]): WindowCompanionRegistry {
+function registryWithFlavours(...flavours: CliFlavour[]): WindowServerRegistry {
     const container = new Container();
     container.bind(ILogger).toConstantValue(silent as unknown as ILogger);
     bindContributionProvider(container.bind.bind(container), WindowModuleContribution);
     container.bind(WindowModuleContribution).toConstantValue({ flavours });
-    container.bind(WindowCompanionRegistry).toSelf().inSingletonScope();
-    return container.get(WindowCompanionRegistry);
+    container.bind(WindowServerRegistry).toSelf().inSingletonScope();
+    return container.get(WindowServerRegistry);
 }
 
 export async function benchThroughput(options: ServerBenchOptions): Promise<Figure[]> {

@@ -17,7 +17,7 @@ import { AcpTurnCheckpoints } from './acp-turn-checkpoints';
 import { EnvVariablesServer } from '@theia/core/lib/common/env-variables';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { bindContributionProvider } from '@theia/core/lib/common/contribution-provider';
-import { IdeCompanionBackendImpl, WindowAgentCredentials, WindowCompanionRegistry, WindowModuleContribution } from '@theia-cli-companion/ai-cli-core/lib/node';
+import { IdeCompanionBackendImpl, WindowAgentCredentials, WindowServerRegistry, WindowModuleContribution } from '@theia-cli-companion/ai-cli-core/lib/node';
 import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
 import { until } from '@theia-cli-companion/ide-companion-server/lib/node/test';
@@ -72,7 +72,7 @@ describe('AcpChatBackendImpl', function (): void {
         // The core with one CLI flavour contributed (as IDE mode does), so that the agent's secret can be told from the CLI's.
         bindContributionProvider(container.bind.bind(container), WindowModuleContribution);
         container.bind(WindowModuleContribution).toConstantValue({ flavours: [GeminiCliFlavour] });
-        container.bind(WindowCompanionRegistry).toSelf().inSingletonScope();
+        container.bind(WindowServerRegistry).toSelf().inSingletonScope();
         container.bind(IdeCompanionBackendImpl).toSelf().inSingletonScope();
         container.bind(WindowAgentCredentials).toService(IdeCompanionBackendImpl);
         container.bind(EnvVariablesServer).toConstantValue({ getConfigDirUri: async () => FileUri.create(path.join(base, 'config')).toString() } as EnvVariablesServer);

@@ -21,8 +21,8 @@ import { ReviewedTexts } from './diff-review/reviewed-texts';
 import { OverwriteConfirmation, OverwriteConfirmationDialog } from './diff-review/overwrite-confirmation';
 import { ProposedContentResourceResolver } from './diff-review/proposed-content-resource-resolver';
 import { EditorContextTracker } from './editor-context-tracker';
-import { CliDiffRequestsProvider, IdeCompanionFrontendClientImpl, IdeToolsHandler } from './ide-companion-frontend-client-impl';
-import { WindowCompanionService } from './window-companion-service';
+import { CliDiffRequestsProvider, WindowEditorClientImpl, IdeToolsHandler } from './window-editor-client-impl';
+import { WindowServerService } from './window-server-service';
 import { WindowIdeTools } from './window-ide-tools';
 import { CompanionOutput } from './companion-output';
 import { CompanionLog } from './companion-log';
@@ -50,12 +50,12 @@ import { WorkspaceTrustGate } from './untrusted-workspace/workspace-trust-gate';
  * the CLIs (status, commands, terminals) comes with ai-cli-ide-companion.
  */
 export default new ContainerModule(bind => {
-    bind(IdeCompanionFrontendClientImpl).toSelf().inSingletonScope();
+    bind(WindowEditorClientImpl).toSelf().inSingletonScope();
     bind(IdeCompanionBackend).toDynamicValue(ctx =>
         ctx.container.get<ServiceConnectionProvider>(RemoteConnectionProvider)
-            .createProxy<IdeCompanionBackend>(ideCompanionServicePath, ctx.container.get(IdeCompanionFrontendClientImpl))
+            .createProxy<IdeCompanionBackend>(ideCompanionServicePath, ctx.container.get(WindowEditorClientImpl))
     ).inSingletonScope();
-    bind(WindowCompanionService).toSelf().inSingletonScope();
+    bind(WindowServerService).toSelf().inSingletonScope();
     bind(StorageUsageService).toDynamicValue(ctx =>
         ctx.container.get<ServiceConnectionProvider>(RemoteConnectionProvider).createProxy<StorageUsageService>(storageUsageServicePath)
     ).inSingletonScope();

@@ -3,9 +3,9 @@ import { ILogger } from '@theia/core/lib/common/logger';
 import { nls } from '@theia/core/lib/common/nls';
 import { OutputChannelManager, OutputChannelSeverity } from '@theia/output/lib/browser/output-channel';
 import { IdeCompanionBackend } from '../common/ide-companion-protocol';
-import { CompanionEvent } from '@theia-cli-companion/ide-companion-server/lib/common';
-import { IdeCompanionFrontendClientImpl } from './ide-companion-frontend-client-impl';
-import { WindowCompanionService } from './window-companion-service';
+import { WindowEvent } from '@theia-cli-companion/ide-companion-server/lib/common';
+import { WindowEditorClientImpl } from './window-editor-client-impl';
+import { WindowServerService } from './window-server-service';
 
 export const COMPANION_OUTPUT_CHANNEL = 'CLI Companion';
 /** Events remembered to skip the ones a re-attach fetches again. */
@@ -19,13 +19,13 @@ const REMEMBERED_EVENTS = 500;
 export class CompanionOutput {
 
     @inject(OutputChannelManager) protected readonly outputChannels: OutputChannelManager;
-    @inject(IdeCompanionFrontendClientImpl) protected readonly client: IdeCompanionFrontendClientImpl;
+    @inject(WindowEditorClientImpl) protected readonly client: WindowEditorClientImpl;
     @inject(IdeCompanionBackend) protected readonly backend: IdeCompanionBackend;
-    @inject(WindowCompanionService) protected readonly companion: WindowCompanionService;
+    @inject(WindowServerService) protected readonly companion: WindowServerService;
     @inject(ILogger) @named('ai-cli-core:CompanionOutput') protected readonly logger: ILogger;
 
     protected readonly shown = new Set<string>();
-    protected readonly recentEvents: CompanionEvent[] = [];
+    protected readonly recentEvents: WindowEvent[] = [];
 
     @postConstruct()
     protected init(): void {
@@ -44,7 +44,7 @@ export class CompanionOutput {
     }
 
     /** What this window showed, oldest first, for the diagnostic report. */
-    get events(): readonly CompanionEvent[] {
+    get events(): readonly WindowEvent[] {
         return this.recentEvents;
     }
 
@@ -64,7 +64,7 @@ export class CompanionOutput {
         this.outputChannels.getChannel(COMPANION_OUTPUT_CHANNEL).show({ preserveFocus: false });
     }
 
-    protected append(event: CompanionEvent): void {
+    protected append(event: WindowEvent): void {
         const key = `${event.time}|${event.level}|${event.message}`;
         if (this.shown.has(key)) {
             return;
@@ -80,7 +80,7 @@ export class CompanionOutput {
     }
 }
 
-export function formatEvent(event: CompanionEvent): string {
+export function formatEvent(event: WindowEvent): string {
     const level = event.level === 'info' ? nls.localizeByDefault('Info') : event.level === 'warn' ? nls.localizeByDefault('Warning') : nls.localizeByDefault('Error');
     return `[${new Date(event.time).toISOString()}] [${level}] ${event.message}`;
 }

@@ -14,10 +14,10 @@ import { FileChangeType, FileOperation } from '@theia/filesystem/lib/common/file
 import { WorkspaceTrustService } from '@theia/workspace/lib/browser/workspace-trust-service';
 import { MAX_SELECTED_TEXT_LENGTH } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { IdeCompanionBackend } from '../common/ide-companion-protocol';
-import { WindowCompanionStatus, WindowEditorState } from '@theia-cli-companion/ide-companion-server/lib/common';
+import { WindowServerStatus, WindowEditorState } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { CONTEXT_DEBOUNCE_PREF, CONTEXT_INCLUDE_SELECTION_PREF, IdeCompanionPreferences } from '../common/ide-companion-preferences';
 import { EditorContextTracker } from './editor-context-tracker';
-import { WindowCompanionService } from './window-companion-service';
+import { WindowServerService } from './window-server-service';
 
 disableDom();
 
@@ -68,7 +68,7 @@ class TestEditor {
 describe('EditorContextTracker', () => {
     let tracker: EditorContextTracker;
     let sent: WindowEditorState[];
-    let status: WindowCompanionStatus | undefined;
+    let status: WindowServerStatus | undefined;
     let preferences: Record<string, unknown>;
     let current: EditorWidget | undefined;
     const created = new Emitter<EditorWidget>();
@@ -76,7 +76,7 @@ describe('EditorContextTracker', () => {
     const filesChanged = new Emitter<{ changes: { type: FileChangeType; resource: URI }[] }>();
     const operations = new Emitter<{ operation: FileOperation; resource: URI; target?: { resource: URI } }>();
     const trustChanged = new Emitter<boolean>();
-    const attached = new Emitter<WindowCompanionStatus>();
+    const attached = new Emitter<WindowServerStatus>();
     const preferenceChanged = new Emitter<{ preferenceName: string }>();
 
     before(() => disableDom = enableBrowserDom());
@@ -84,7 +84,7 @@ describe('EditorContextTracker', () => {
 
     beforeEach(() => {
         sent = [];
-        status = { windowId: 'w' } as WindowCompanionStatus;
+        status = { windowId: 'w' } as WindowServerStatus;
         preferences = { [CONTEXT_DEBOUNCE_PREF]: 10, [CONTEXT_INCLUDE_SELECTION_PREF]: true, onPreferenceChanged: preferenceChanged.event };
         current = undefined;
         const container = new Container();
@@ -95,7 +95,7 @@ describe('EditorContextTracker', () => {
         container.bind(WorkspaceTrustService).toConstantValue({
             getWorkspaceTrust: async () => true, onDidChangeWorkspaceTrust: trustChanged.event
         } as unknown as WorkspaceTrustService);
-        container.bind(WindowCompanionService).toConstantValue({ get status() { return status; }, onDidAttach: attached.event } as unknown as WindowCompanionService);
+        container.bind(WindowServerService).toConstantValue({ get status() { return status; }, onDidAttach: attached.event } as unknown as WindowServerService);
         container.bind(IdeCompanionBackend).toConstantValue({
             updateEditorState: async (state: WindowEditorState) => { sent.push(state); }
         } as unknown as IdeCompanionBackend);
@@ -201,7 +201,7 @@ describe('EditorContextTracker', () => {
         const a = new TestEditor(new URI('file:///ws/a.ts'), 'a\n');
         focus(a);
         a.select({ line: 0, character: 1 });
-        status = { windowId: 'w' } as WindowCompanionStatus;
+        status = { windowId: 'w' } as WindowServerStatus;
         attached.fire(status);
         await settled(1);
         expect(sent, 'nothing before the window attached').to.have.length(1);

@@ -11,7 +11,7 @@ import { MAX_SELECTED_TEXT_LENGTH } from '@theia-cli-companion/ai-cli-ide-protoc
 import { IdeCompanionBackend } from '../common/ide-companion-protocol';
 import { CONTEXT_DEBOUNCE_PREF, CONTEXT_INCLUDE_SELECTION_PREF, IdeCompanionPreferences } from '../common/ide-companion-preferences';
 import { OpenEditorsModel, ContextUpdateScheduler, createContextUpdateScheduler } from '@theia-cli-companion/ide-companion-server/lib/common';
-import { WindowCompanionService } from './window-companion-service';
+import { WindowServerService } from './window-server-service';
 
 export interface EditorTrackingStats {
     /** Cursor and selection changes of the active editor handled. */
@@ -36,7 +36,7 @@ export class EditorContextTracker implements FrontendApplicationContribution {
     @inject(EditorManager) protected readonly editorManager: EditorManager;
     @inject(FileService) protected readonly fileService: FileService;
     @inject(WorkspaceTrustService) protected readonly trustService: WorkspaceTrustService;
-    @inject(WindowCompanionService) protected readonly companion: WindowCompanionService;
+    @inject(WindowServerService) protected readonly companion: WindowServerService;
     @inject(IdeCompanionBackend) protected readonly backend: IdeCompanionBackend;
     @inject(IdeCompanionPreferences) protected readonly preferences: IdeCompanionPreferences;
     @inject(ILogger) @named('ai-cli-core:EditorContextTracker') protected readonly logger: ILogger;

@@ -6,7 +6,7 @@ import { ProblemManager } from '@theia/markers/lib/browser/problem/problem-manag
 import { DiagnosticSeverity } from '@theia/core/shared/vscode-languageserver-protocol';
 import type { Diagnostic, DocumentState, FileDiagnostics } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { OpenFileRequest } from '@theia-cli-companion/ide-companion-server/lib/common';
-import { IdeToolsHandler } from './ide-companion-frontend-client-impl';
+import { IdeToolsHandler } from './window-editor-client-impl';
 import { TextModels } from './text-models';
 
 const SEVERITIES: Record<number, Diagnostic['severity']> = {

@@ -46,7 +46,7 @@ function flavourProperties(flavour: CliFlavourId): PreferenceSchema['properties'
     return {
         [flavourPreference(flavour, 'enabled')]: {
             type: 'boolean',
-            // Whether a CLI is offered IDE mode is the user's choice alone: WindowCompanionService reads it through ExecutionSettings.
+            // Whether a CLI is offered IDE mode is the user's choice alone: WindowServerService reads it through ExecutionSettings.
             scope: PreferenceScope.User,
             default: true,
             description: nls.localize('theia-cli-companion/cli-core/flavourEnabled',

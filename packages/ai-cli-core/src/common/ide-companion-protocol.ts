@@ -1,7 +1,7 @@
 import { RpcServer } from '@theia/core/lib/common/messaging/proxy-factory';
 import type { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import type {
-    WindowEditorState, CompanionEvent, DiffOutcome, IdeCompanionFrontendClient, RpcText, WindowCompanionStatus
+    WindowEditorState, WindowEvent, DiffOutcome, WindowEditorClient, RpcText, WindowServerStatus
 } from '@theia-cli-companion/ide-companion-server/lib/common';
 
 export const ideCompanionServicePath = '/services/ai-cli-ide-companion';
@@ -23,18 +23,18 @@ export interface AttachWindowRequest {
 
 export const IdeCompanionBackend = Symbol('IdeCompanionBackend');
 /** One instance per frontend connection (browser window). */
-export interface IdeCompanionBackend extends RpcServer<IdeCompanionFrontendClient> {
+export interface IdeCompanionBackend extends RpcServer<WindowEditorClient> {
     /** Starts or re-attaches this window's server; resolves once its discovery files are on disk. */
-    attachWindow(request: AttachWindowRequest): Promise<WindowCompanionStatus>;
+    attachWindow(request: AttachWindowRequest): Promise<WindowServerStatus>;
     /** Rewrites the discovery files for new roots; resolves with the updated status. */
-    setWorkspaceRoots(rootUris: readonly string[]): Promise<WindowCompanionStatus>;
+    setWorkspaceRoots(rootUris: readonly string[]): Promise<WindowServerStatus>;
     /** Advertises exactly these flavours from now on: files and sessions of the others go. */
-    setFlavours(flavours: readonly CliFlavourId[]): Promise<WindowCompanionStatus>;
+    setFlavours(flavours: readonly CliFlavourId[]): Promise<WindowServerStatus>;
     /** The user turned the companion off: the window's server stops now, its files go, its CLIs disconnect. */
     detachWindow(): Promise<void>;
-    getStatus(): Promise<WindowCompanionStatus | undefined>;
+    getStatus(): Promise<WindowServerStatus | undefined>;
     /** The window's most recent events, oldest first (a bounded number). */
-    getRecentEvents(): Promise<CompanionEvent[]>;
+    getRecentEvents(): Promise<WindowEvent[]>;
     /** Whether an executable of this name is on the backend's PATH (or, for a path, exists), as a terminal would find it. */
     findExecutable(command: string): Promise<string | undefined>;
     /** The window's open files, active editor, cursor, selection and trust; pushed to its CLI sessions. */

@@ -6,11 +6,11 @@ import { RpcConnectionHandler, RpcProxy } from '@theia/core/lib/common/messaging
 import { ConnectionHandler } from '@theia/core/lib/common/messaging/handler';
 import { IdeCompanionBackend, ideCompanionServicePath } from '../common/ide-companion-protocol';
 import { StorageUsageService, storageUsageServicePath } from '../common/storage-usage-protocol';
-import { IdeCompanionFrontendClient } from '@theia-cli-companion/ide-companion-server/lib/common';
+import { WindowEditorClient } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { IdeCompanionBackendImpl } from './ide-companion-backend-impl';
 import { WindowAgentCredentials } from './window-agent-credentials';
 import { CleanSignalExit } from './clean-signal-exit';
-import { WindowCompanionRegistry } from './window-companion-registry';
+import { WindowServerRegistry } from './window-server-registry';
 import { WindowModuleContribution } from './window-module-contribution';
 import { StorageUsageContribution } from './storage-usage-contribution';
 import { StorageUsageServiceImpl } from './storage-usage-service-impl';
@@ -19,8 +19,8 @@ const windowConnectionModule = ConnectionContainerModule.create(({ bind, bindBac
     bind(IdeCompanionBackendImpl).toSelf().inSingletonScope();
     bind(IdeCompanionBackend).toService(IdeCompanionBackendImpl);
     bind(WindowAgentCredentials).toService(IdeCompanionBackendImpl);
-    bindBackendService<IdeCompanionBackend, IdeCompanionFrontendClient>(ideCompanionServicePath, IdeCompanionBackend,
-        (service, client: RpcProxy<IdeCompanionFrontendClient>) => {
+    bindBackendService<IdeCompanionBackend, WindowEditorClient>(ideCompanionServicePath, IdeCompanionBackend,
+        (service, client: RpcProxy<WindowEditorClient>) => {
             service.setClient(client);
             client.onDidCloseConnection(() => (service as unknown as IdeCompanionBackendImpl).dispose());
             return service;
@@ -29,8 +29,8 @@ const windowConnectionModule = ConnectionContainerModule.create(({ bind, bindBac
 
 export default new ContainerModule(bind => {
     bindContributionProvider(bind, WindowModuleContribution);
-    bind(WindowCompanionRegistry).toSelf().inSingletonScope();
-    bind(BackendApplicationContribution).toService(WindowCompanionRegistry);
+    bind(WindowServerRegistry).toSelf().inSingletonScope();
+    bind(BackendApplicationContribution).toService(WindowServerRegistry);
     bind(CleanSignalExit).toSelf().inSingletonScope();
     bind(BackendApplicationContribution).toService(CleanSignalExit);
     bind(ConnectionContainerModule).toConstantValue(windowConnectionModule);

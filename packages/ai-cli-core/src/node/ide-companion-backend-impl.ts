@@ -2,31 +2,31 @@ import { inject, injectable } from '@theia/core/shared/inversify';
 import { DisposableCollection } from '@theia/core/lib/common/disposable';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import {
-    WindowEditorState, CompanionEvent, DiffOutcome, fromRpcText, IdeCompanionFrontendClient, RpcText, WindowCompanionStatus
+    WindowEditorState, WindowEvent, DiffOutcome, fromRpcText, WindowEditorClient, RpcText, WindowServerStatus
 } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { CLI_FLAVOUR_IDS, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { AttachWindowRequest, IdeCompanionBackend } from '../common/ide-companion-protocol';
 import { findExecutable } from '@theia-cli-companion/cli-process/lib/node';
-import type { AgentCredential, WindowCompanion } from '@theia-cli-companion/ide-companion-server/lib/node';
+import type { AgentCredential, WindowServer } from '@theia-cli-companion/ide-companion-server/lib/node';
 import { WindowAgentCredentials } from './window-agent-credentials';
-import { WindowCompanionRegistry } from './window-companion-registry';
+import { WindowServerRegistry } from './window-server-registry';
 
 /** The backend half of one frontend connection: it owns (at most) one window. */
 @injectable()
 export class IdeCompanionBackendImpl implements IdeCompanionBackend, WindowAgentCredentials {
 
-    @inject(WindowCompanionRegistry)
-    protected readonly registry: WindowCompanionRegistry;
+    @inject(WindowServerRegistry)
+    protected readonly registry: WindowServerRegistry;
 
-    protected client?: IdeCompanionFrontendClient;
-    protected window?: WindowCompanion;
+    protected client?: WindowEditorClient;
+    protected window?: WindowServer;
     protected readonly toDisposeOnWindowChange = new DisposableCollection();
 
-    setClient(client: IdeCompanionFrontendClient | undefined): void {
+    setClient(client: WindowEditorClient | undefined): void {
         this.client = client;
     }
 
-    async attachWindow(request: AttachWindowRequest): Promise<WindowCompanionStatus> {
+    async attachWindow(request: AttachWindowRequest): Promise<WindowServerStatus> {
         const window = await this.registry.attach(this, toFsPaths(request.rootUris), this.installed(toFlavours(request.flavours)), request.windowId, request.reclaim === true);
         if (window !== this.window) {
             this.toDisposeOnWindowChange.dispose();
@@ -38,7 +38,7 @@ export class IdeCompanionBackendImpl implements IdeCompanionBackend, WindowAgent
         return window.status;
     }
 
-    async setFlavours(flavours: readonly CliFlavourId[]): Promise<WindowCompanionStatus> {
+    async setFlavours(flavours: readonly CliFlavourId[]): Promise<WindowServerStatus> {
         const window = this.requireWindow();
         await window.setFlavours(this.installed(toFlavours(flavours)));
         return window.status;
@@ -50,7 +50,7 @@ export class IdeCompanionBackendImpl implements IdeCompanionBackend, WindowAgent
         await this.registry.release(this);
     }
 
-    async getRecentEvents(): Promise<CompanionEvent[]> {
+    async getRecentEvents(): Promise<WindowEvent[]> {
         return this.window?.log.recent ?? [];
     }
 
@@ -58,13 +58,13 @@ export class IdeCompanionBackendImpl implements IdeCompanionBackend, WindowAgent
         return findExecutable(command);
     }
 
-    async setWorkspaceRoots(rootUris: readonly string[]): Promise<WindowCompanionStatus> {
+    async setWorkspaceRoots(rootUris: readonly string[]): Promise<WindowServerStatus> {
         const window = this.requireWindow();
         await window.setRoots(toFsPaths(rootUris));
         return window.status;
     }
 
-    async getStatus(): Promise<WindowCompanionStatus | undefined> {
+    async getStatus(): Promise<WindowServerStatus | undefined> {
         return this.window?.status;
     }
 
@@ -115,7 +115,7 @@ export class IdeCompanionBackendImpl implements IdeCompanionBackend, WindowAgent
     }
 
     /** This connection's window (tests look into it). */
-    get currentWindow(): WindowCompanion | undefined {
+    get currentWindow(): WindowServer | undefined {
         return this.window;
     }
 
@@ -132,7 +132,7 @@ export class IdeCompanionBackendImpl implements IdeCompanionBackend, WindowAgent
         return flavours.filter(id => served.has(id) || !CLI_FLAVOUR_IDS.includes(id));
     }
 
-    protected requireWindow(): WindowCompanion {
+    protected requireWindow(): WindowServer {
         if (!this.window) {
             throw new Error('attachWindow must be called first');
         }

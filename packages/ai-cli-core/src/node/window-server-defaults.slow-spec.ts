@@ -9,7 +9,7 @@ import { ILogger } from '@theia/core/lib/common/logger';
 import { GeminiCliFlavour, QwenCodeFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
 import { IdeCompanionBackendImpl } from './ide-companion-backend-impl';
-import { WindowCompanionRegistry } from './window-companion-registry';
+import { WindowServerRegistry } from './window-server-registry';
 import { WindowModuleContribution } from './window-module-contribution';
 import { rawRequest, RecordingLogger, until } from '@theia-cli-companion/ide-companion-server/lib/node/test';
 
@@ -71,13 +71,13 @@ class VirtualLongTimers {
 }
 
 /**
- * The window server exactly as the app builds it: through WindowCompanionRegistry, with none of the
+ * The window server exactly as the app builds it: through WindowServerRegistry, with none of the
  * options the other specs shorten. What SECURITY.md promises of the defaults holds for these values.
  */
 describe('A window server as the app builds it (the defaults SECURITY.md states)', function (): void {
     this.timeout(30000);
     let home: ReturnType<typeof useTemporaryHome>;
-    let registry: WindowCompanionRegistry;
+    let registry: WindowServerRegistry;
     let container: Container;
     const backends: IdeCompanionBackendImpl[] = [];
 
@@ -109,9 +109,9 @@ describe('A window server as the app builds it (the defaults SECURITY.md states)
         container.bind(ILogger).toConstantValue(new RecordingLogger() as unknown as ILogger);
         bindContributionProvider(container.bind.bind(container), WindowModuleContribution);
         container.bind(WindowModuleContribution).toConstantValue({ flavours: [GeminiCliFlavour, QwenCodeFlavour] });
-        container.bind(WindowCompanionRegistry).toSelf().inSingletonScope();
+        container.bind(WindowServerRegistry).toSelf().inSingletonScope();
         container.bind(IdeCompanionBackendImpl).toSelf();
-        registry = container.get(WindowCompanionRegistry);
+        registry = container.get(WindowServerRegistry);
     });
     afterEach(async () => {
         await Promise.all(backends.splice(0).map(backend => backend.detachWindow()));

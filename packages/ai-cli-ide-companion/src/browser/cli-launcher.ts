@@ -11,7 +11,7 @@ import { CLI_FLAVOUR_DISPLAY_NAMES, CLI_FLAVOUR_PACKAGES, CliFlavourId } from '@
 import { installCommandOf } from '@theia-cli-companion/cli-process/lib/common';
 import { IdeCompanionBackend, flavourPreference } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { cliCommandLine } from '@theia-cli-companion/ide-companion-server/lib/common';
-import { CompanionOutput, ExecutionSettings, WindowCompanionService, WorkspaceTrustGate } from '@theia-cli-companion/ai-cli-core/lib/browser';
+import { CompanionOutput, ExecutionSettings, WindowServerService, WorkspaceTrustGate } from '@theia-cli-companion/ai-cli-core/lib/browser';
 
 /**
  * "Run Gemini CLI" / "Run Qwen Code" / "Run Claude Code", in a trusted workspace only, with the command
@@ -30,7 +30,7 @@ export class CliLauncher {
     @inject(ExecutionSettings) protected readonly settings: ExecutionSettings;
     @inject(WorkspaceTrustGate) protected readonly trustGate: WorkspaceTrustGate;
     @inject(IdeCompanionBackend) protected readonly backend: IdeCompanionBackend;
-    @inject(WindowCompanionService) protected readonly companion: WindowCompanionService;
+    @inject(WindowServerService) protected readonly companion: WindowServerService;
     @inject(CompanionOutput) protected readonly output: CompanionOutput;
 
     async run(flavour: CliFlavourId): Promise<TerminalWidget | undefined> {

@@ -11,7 +11,7 @@ import { CLI_FLAVOUR_IDS } from '@theia-cli-companion/ai-cli-ide-protocol/lib/co
 import { COMPANION_ENABLED_PREF } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { CliLauncher } from './cli-launcher';
 import { CompanionCommands } from './companion-commands';
-import { CompanionOutput, WindowCompanionService, PendingReviewCommands } from '@theia-cli-companion/ai-cli-core/lib/browser';
+import { CompanionOutput, WindowServerService, PendingReviewCommands } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import { DiagnosticReportService } from './diagnostic-report-service';
 
 /** The CLI Companion commands: run a CLI, the menu behind the status bar item, log, report, settings, on/off. */
@@ -26,7 +26,7 @@ export class CompanionCommandContribution implements CommandContribution {
     @inject(QuickInputService) protected readonly quickInput: QuickInputService;
     @inject(CommandService) protected readonly commandService: CommandService;
     @inject(PreferenceService) protected readonly preferences: PreferenceService;
-    @inject(WindowCompanionService) protected readonly companion: WindowCompanionService;
+    @inject(WindowServerService) protected readonly companion: WindowServerService;
 
     registerCommands(registry: CommandRegistry): void {
         for (const flavour of CLI_FLAVOUR_IDS) {

@@ -5,7 +5,7 @@ import { CLI_FLAVOUR_IDS, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-p
 import { buildDiagnosticReport } from '../common/diagnostic-report';
 import { IdeCompanionBackend, flavourPreference, ideCompanionPreferenceSchema } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { cliCommandLine } from '@theia-cli-companion/ide-companion-server/lib/common';
-import { CompanionOutput, EditorContextTracker, WindowCompanionService } from '@theia-cli-companion/ai-cli-core/lib/browser';
+import { CompanionOutput, EditorContextTracker, WindowServerService } from '@theia-cli-companion/ai-cli-core/lib/browser';
 
 const REPORTED_PACKAGES = ['@theia-cli-companion/ai-cli-ide-companion', '@theia-cli-companion/ai-cli-ide-protocol', '@theia/core'];
 
@@ -13,7 +13,7 @@ const REPORTED_PACKAGES = ['@theia-cli-companion/ai-cli-ide-companion', '@theia-
 @injectable()
 export class DiagnosticReportService {
 
-    @inject(WindowCompanionService) protected readonly companion: WindowCompanionService;
+    @inject(WindowServerService) protected readonly companion: WindowServerService;
     @inject(IdeCompanionBackend) protected readonly backend: IdeCompanionBackend;
     @inject(ApplicationServer) protected readonly applicationServer: ApplicationServer;
     @inject(PreferenceService) protected readonly preferences: PreferenceService;

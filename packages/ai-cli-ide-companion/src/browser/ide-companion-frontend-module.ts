@@ -6,7 +6,7 @@ import { bindViewContribution } from '@theia/core/lib/browser/shell/view-contrib
 import { WidgetFactory } from '@theia/core/lib/browser/widget-manager';
 import { ShellTerminalServerProxy } from '@theia/terminal/lib/common/shell-terminal-protocol';
 import { TaskServer } from '@theia/task/lib/common/task-protocol';
-import { WindowCompanionService } from '@theia-cli-companion/ai-cli-core/lib/browser';
+import { WindowServerService } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import { ClaudeMentionContribution } from './claude-mention-contribution';
 import { CliLauncher } from './cli-launcher';
 import { CompanionCommandContribution } from './companion-command-contribution';
@@ -42,11 +42,11 @@ export default new ContainerModule((bind, _unbind, _isBound, _rebind, _unbindAsy
     bind(FrontendApplicationContribution).toService(UnavailableFlavourNotifier);
 
     onActivation<ShellTerminalServerProxy>(ShellTerminalServerProxy, (ctx, proxy) => {
-        const companion = ctx.container.get(WindowCompanionService);
+        const companion = ctx.container.get(WindowServerService);
         return injectTerminalEnvironment(proxy, () => companion.terminalEnvironment());
     });
     onActivation<TaskServer>(TaskServer, (ctx, server) => {
-        const companion = ctx.container.get(WindowCompanionService);
+        const companion = ctx.container.get(WindowServerService);
         return injectTaskEnvironment(server, () => companion.terminalEnvironment());
     });
 });

@@ -4,7 +4,7 @@ import { StatusBar, StatusBarAlignment, StatusBarEntry } from '@theia/core/lib/b
 import { nls } from '@theia/core/lib/common/nls';
 import { CLI_FLAVOUR_DISPLAY_NAMES } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { CompanionCommands } from './companion-commands';
-import { DiffReviewService, WindowCompanionService, WindowCompanionState } from '@theia-cli-companion/ai-cli-core/lib/browser';
+import { DiffReviewService, WindowServerService, WindowServerState } from '@theia-cli-companion/ai-cli-core/lib/browser';
 
 export const IDE_COMPANION_STATUS_BAR_ID = 'ai-cli-ide-companion.status';
 
@@ -13,7 +13,7 @@ export const IDE_COMPANION_STATUS_BAR_ID = 'ai-cli-ide-companion.status';
 export class IdeCompanionStatusBarContribution implements FrontendApplicationContribution {
 
     @inject(StatusBar) protected readonly statusBar: StatusBar;
-    @inject(WindowCompanionService) protected readonly companion: WindowCompanionService;
+    @inject(WindowServerService) protected readonly companion: WindowServerService;
     @inject(DiffReviewService) protected readonly diffs: DiffReviewService;
 
     onStart(): void {
@@ -22,7 +22,7 @@ export class IdeCompanionStatusBarContribution implements FrontendApplicationCon
         this.diffs.onDidChange(() => this.render(this.companion.state));
     }
 
-    protected render(state: WindowCompanionState): void {
+    protected render(state: WindowServerState): void {
         const entry = this.entryFor(state);
         // Every proposal waiting in this window (CLIs' and chat agents'), counted where the user looks.
         const pending = this.diffs.pending.length;
@@ -39,7 +39,7 @@ export class IdeCompanionStatusBarContribution implements FrontendApplicationCon
         });
     }
 
-    protected entryFor(state: WindowCompanionState): Pick<StatusBarEntry, 'text' | 'tooltip' | 'accessibilityInformation'> {
+    protected entryFor(state: WindowServerState): Pick<StatusBarEntry, 'text' | 'tooltip' | 'accessibilityInformation'> {
         const clickHint = nls.localize('theia-cli-companion/ide-companion/statusClick', 'Click for the CLI Companion menu.');
         switch (state.kind) {
             case 'starting':

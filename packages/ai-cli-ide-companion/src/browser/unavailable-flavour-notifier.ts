@@ -3,7 +3,7 @@ import { FrontendApplicationContribution } from '@theia/core/lib/browser/fronten
 import { MessageService } from '@theia/core/lib/common/message-service';
 import { nls } from '@theia/core/lib/common/nls';
 import { CLI_FLAVOUR_DISPLAY_NAMES } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { WindowCompanionService, WindowCompanionState } from '@theia-cli-companion/ai-cli-core/lib/browser';
+import { WindowServerService, WindowServerState } from '@theia-cli-companion/ai-cli-core/lib/browser';
 
 /**
  * Tells the user, once per CLI and reason, when the window serves the other CLIs but not this one
@@ -12,7 +12,7 @@ import { WindowCompanionService, WindowCompanionState } from '@theia-cli-compani
 @injectable()
 export class UnavailableFlavourNotifier implements FrontendApplicationContribution {
 
-    @inject(WindowCompanionService) protected readonly companion: WindowCompanionService;
+    @inject(WindowServerService) protected readonly companion: WindowServerService;
     @inject(MessageService) protected readonly messages: MessageService;
 
     protected readonly told = new Set<string>();
@@ -22,7 +22,7 @@ export class UnavailableFlavourNotifier implements FrontendApplicationContributi
         this.companion.onDidChangeState(state => this.check(state));
     }
 
-    protected check(state: WindowCompanionState): void {
+    protected check(state: WindowServerState): void {
         if (state.kind !== 'running') {
             return;
         }

@@ -1,11 +1,11 @@
 import { CLI_FLAVOUR_DISPLAY_NAMES, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { CompanionEvent, WindowCompanionStatus } from '@theia-cli-companion/ai-cli-core/lib/common';
+import { WindowEvent, WindowServerStatus } from '@theia-cli-companion/ai-cli-core/lib/common';
 
 export interface DiagnosticReportInput {
     readonly generatedAt: Date;
     /** `running`, `disabled`, `starting` or `failed: <reason>`. */
     readonly state: string;
-    readonly status?: WindowCompanionStatus;
+    readonly status?: WindowServerStatus;
     /** Name → version of the companion and Theia packages in this app. */
     readonly versions: Readonly<Record<string, string>>;
     readonly browser: string;
@@ -13,7 +13,7 @@ export interface DiagnosticReportInput {
     /** Where each CLI's command resolves on the backend's PATH ('not found' if nowhere). */
     readonly executables: Readonly<Partial<Record<CliFlavourId, string>>>;
     readonly preferences: Readonly<Record<string, unknown>>;
-    readonly events: readonly CompanionEvent[];
+    readonly events: readonly WindowEvent[];
     /** What tracking the editor has cost this window since it opened. */
     readonly tracking?: { readonly editorEvents: number; readonly busyMs: number; readonly updatesSent: number };
 }

@@ -11,8 +11,8 @@ import { ILogger } from '@theia/core/lib/common/logger';
 import { ClaudeCodeFlavour, CliFlavour, DiscoveryEndpoint } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
 import type { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { IdeCompanionBackendImpl, WindowCompanionRegistry, WindowModuleContribution } from '@theia-cli-companion/ai-cli-core/lib/node';
-import { WindowCompanion, createWindowCompanion, claudeWindowModule } from '@theia-cli-companion/ide-companion-server/lib/node/window';
+import { IdeCompanionBackendImpl, WindowServerRegistry, WindowModuleContribution } from '@theia-cli-companion/ai-cli-core/lib/node';
+import { WindowServer, createWindowServer, claudeWindowModule } from '@theia-cli-companion/ide-companion-server/lib/node/window';
 import { RecordingLogger, until, ClaudeWire, refusedWith } from '@theia-cli-companion/ide-companion-server/lib/node/test';
 import ideCompanionBackendModule from './ide-companion-backend-module';
 
@@ -63,11 +63,11 @@ describe('Claude Code\'s WebSocket endpoint: its secret check, its address, its 
     afterEach(() => home.restore());
 
     describe('with two secrets on the endpoint', () => {
-        let window: WindowCompanion;
+        let window: WindowServer;
         const secretOf = (flavour: CliFlavour) => JSON.parse(fs.readFileSync(window.discoveryFilePaths.get(flavour.id)!, 'utf8')).authToken as string;
 
         beforeEach(async () => {
-            window = createWindowCompanion({
+            window = createWindowServer({
                 windowId: '00000000-0000-4000-8000-00000000c7a1', flavours: [ClaudeCodeFlavour, otherClaudeLike], logger: new RecordingLogger(), serverPid: process.pid
             }, undefined, [claudeWindowModule]);
             await window.start([workspace]);
@@ -122,12 +122,12 @@ describe('Claude Code\'s WebSocket endpoint: its secret check, its address, its 
             container.bind(ILogger).toConstantValue(new RecordingLogger() as unknown as ILogger);
             bindContributionProvider(container.bind.bind(container), WindowModuleContribution);
             container.load(ideCompanionBackendModule);
-            container.bind(WindowCompanionRegistry).toSelf().inSingletonScope();
+            container.bind(WindowServerRegistry).toSelf().inSingletonScope();
             container.bind(IdeCompanionBackendImpl).toSelf();
         });
         afterEach(async () => {
             await backend?.detachWindow();
-            await container.get(WindowCompanionRegistry).onStop();
+            await container.get(WindowServerRegistry).onStop();
         });
 
         it('takes a frame of exactly 32 MiB and closes the connection on one byte more (1009)', async () => {

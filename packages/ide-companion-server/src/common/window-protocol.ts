@@ -58,7 +58,7 @@ export interface DiscoveryFileInfo {
  * Something that happened to a window's companion, for its "CLI Companion" log. Messages name
  * sessions, files and reasons; they never contain a token or file content.
  */
-export interface CompanionEvent {
+export interface WindowEvent {
     /** Unix time in milliseconds. */
     readonly time: number;
     readonly level: 'info' | 'warn' | 'error';
@@ -66,7 +66,7 @@ export interface CompanionEvent {
 }
 
 /** What the backend tells a window about the server it runs for it. */
-export interface WindowCompanionStatus {
+export interface WindowServerStatus {
     /** Stable across reloads of the same browser tab, so CLI sessions survive a reload. */
     readonly windowId: string;
     readonly port: number;
@@ -115,10 +115,10 @@ export interface ReviewOrigin {
 /** The user's answer; an accepted text crosses the RPC as {@link RpcText}. */
 export type DiffOutcome = { readonly accepted: true; readonly content: RpcText } | { readonly accepted: false };
 
-export const IdeCompanionFrontendClient = Symbol('IdeCompanionFrontendClient');
-export interface IdeCompanionFrontendClient {
-    notifyStatusChanged(status: WindowCompanionStatus): void;
-    notifyEvent(event: CompanionEvent): void;
+export const WindowEditorClient = Symbol('WindowEditorClient');
+export interface WindowEditorClient {
+    notifyStatusChanged(status: WindowServerStatus): void;
+    notifyEvent(event: WindowEvent): void;
     /** Opens the diff editor; resolves once it is open, rejects with the reason it could not. */
     openDiff(proposal: DiffProposal): Promise<void>;
     /** Closes the diff editor without an outcome; resolves with the right side's text, if it was open. */

@@ -6,7 +6,7 @@ import { CliFlavour, DiscoveryEndpoint, GeminiCliFlavour } from '@theia-cli-comp
 import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
 import type { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import type { IdeTransport } from '@theia-cli-companion/cli-process/lib/common';
-import { WindowCompanion, createWindowCompanion } from './window';
+import { WindowServer, createWindowServer } from './window';
 import { RecordingLogger, RecordingWindow, connectTestClient, until } from './test';
 import { claudeWindowModule } from './claude-code/claude-window-module';
 import { ClaudeWire } from './test/claude-wire';
@@ -34,7 +34,7 @@ function testFlavour(id: string, transport: IdeTransport): CliFlavour {
 describe('A new CLI flavour needs nothing but its flavour', () => {
     let home: ReturnType<typeof useTemporaryHome>;
     let workspace: string;
-    let window: WindowCompanion;
+    let window: WindowServer;
     let frontend: RecordingWindow;
     const fourth = testFlavour('fourth', 'mcp-streamable-http');
     const fifth = testFlavour('fifth', 'claude-code-websocket');
@@ -45,7 +45,7 @@ describe('A new CLI flavour needs nothing but its flavour', () => {
         workspace = path.join(home.dir, 'project');
         fs.mkdirSync(workspace);
         fs.writeFileSync(path.join(workspace, 'a.ts'), 'const a = 1;\n');
-        window = createWindowCompanion({
+        window = createWindowServer({
             windowId: '00000000-0000-4000-8000-0000000f0a17', flavours: [GeminiCliFlavour, fourth, fifth], logger: new RecordingLogger(),
             serverPid: process.pid, streamGraceMs: 200
         }, undefined, [claudeWindowModule]);

@@ -1,7 +1,7 @@
 import { inject, injectable } from 'inversify';
 import type { IdeContext } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import type { IdeCompanionFrontendClient } from '../common/window-protocol';
-import { WindowCompanionOptions } from './window-companion-options';
+import type { WindowEditorClient } from '../common/window-protocol';
+import { WindowServerOptions } from './window-server-options';
 import { WindowEventLog } from './window-event-log';
 
 /** What every part of one window's graph reads: its event log, folders, browser side and editor context. */
@@ -13,9 +13,9 @@ export class WindowContext {
     /** The editor context the window reported last; the IDE tools answer from it. */
     context?: IdeContext;
     /** The window's browser side, while it is attached. */
-    frontend?: IdeCompanionFrontendClient;
+    frontend?: WindowEditorClient;
 
-    constructor(@inject(WindowCompanionOptions) readonly options: WindowCompanionOptions) {
+    constructor(@inject(WindowServerOptions) readonly options: WindowServerOptions) {
         this.log = new WindowEventLog(options.logger);
     }
 
@@ -24,7 +24,7 @@ export class WindowContext {
     }
 
     /** The browser side, for a tool that needs it; throws the reason a CLI is told otherwise. */
-    get window(): IdeCompanionFrontendClient {
+    get window(): WindowEditorClient {
         if (!this.frontend) {
             throw new Error('The Theia window of this session is not open (closed or reloading)');
         }

@@ -1,6 +1,6 @@
 import { Emitter, Event } from 'vscode-jsonrpc';
-import { CompanionEvent } from '../common/window-protocol';
-import { CompanionLogger } from './companion-logger';
+import { WindowEvent } from '../common/window-protocol';
+import { WindowLogger } from './window-logger';
 
 const DEFAULT_CAPACITY = 200;
 
@@ -9,14 +9,14 @@ const DEFAULT_CAPACITY = 200;
  * history that the window shows in its "CLI Companion" output channel and diagnostic report.
  * Callers compose messages from names, paths and reasons only, never tokens or file contents.
  */
-export class WindowEventLog implements CompanionLogger {
-    protected readonly events: CompanionEvent[] = [];
-    protected readonly onDidLogEmitter = new Emitter<CompanionEvent>();
-    readonly onDidLog: Event<CompanionEvent> = this.onDidLogEmitter.event;
+export class WindowEventLog implements WindowLogger {
+    protected readonly events: WindowEvent[] = [];
+    protected readonly onDidLogEmitter = new Emitter<WindowEvent>();
+    readonly onDidLog: Event<WindowEvent> = this.onDidLogEmitter.event;
 
-    constructor(protected readonly backendLogger: CompanionLogger, protected readonly capacity = DEFAULT_CAPACITY) { }
+    constructor(protected readonly backendLogger: WindowLogger, protected readonly capacity = DEFAULT_CAPACITY) { }
 
-    get recent(): CompanionEvent[] {
+    get recent(): WindowEvent[] {
         return [...this.events];
     }
 
@@ -43,8 +43,8 @@ export class WindowEventLog implements CompanionLogger {
         this.onDidLogEmitter.dispose();
     }
 
-    protected record(level: CompanionEvent['level'], message: string): void {
-        const event: CompanionEvent = { time: Date.now(), level, message };
+    protected record(level: WindowEvent['level'], message: string): void {
+        const event: WindowEvent = { time: Date.now(), level, message };
         this.events.push(event);
         if (this.events.length > this.capacity) {
             this.events.splice(0, this.events.length - this.capacity);

@@ -10,8 +10,8 @@ import { connectTestClient, until } from './test/mcp-test-client';
 import { rawRequest, RawResponse } from './test/raw-http';
 import { RecordingLogger } from './test/recording-logger';
 import { RecordingWindow } from './test/recording-window';
-import { WindowCompanion } from './window-companion';
-import { createWindowCompanion } from './window-companion-module';
+import { WindowServer } from './window-server';
+import { createWindowServer } from './window-server-module';
 import { IDE_CONTEXT_TOOL_NAMES } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 
 v8.setFlagsFromString('--expose_gc');
@@ -53,7 +53,7 @@ interface FuzzRequest {
 describe('Window server under fuzzing', function (): void {
     this.timeout(180000);
     let home: ReturnType<typeof useTemporaryHome>;
-    let window: WindowCompanion;
+    let window: WindowServer;
     let browser: CountingWindow;
     let logger: RecordingLogger;
 
@@ -62,7 +62,7 @@ describe('Window server under fuzzing', function (): void {
         fs.mkdirSync(path.join(home.dir, 'ws'));
         fs.writeFileSync(path.join(home.dir, 'ws', 'a.txt'), 'a\n');
         logger = new RecordingLogger();
-        window = createWindowCompanion({
+        window = createWindowServer({
             windowId: '00000000-0000-4000-8000-00000000f022', flavours: [GeminiCliFlavour, QwenCodeFlavour], logger,
             serverPid: process.pid, streamGraceMs: 200, idleSessionMs: 3000
         });

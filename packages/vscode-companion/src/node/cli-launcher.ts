@@ -4,7 +4,7 @@ import { quote } from 'shell-quote';
 import { CLI_FLAVOUR_DISPLAY_NAMES, CLI_FLAVOUR_PACKAGES, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { installCommandOf } from '@theia-cli-companion/cli-process/lib/common';
 import { findExecutable } from '@theia-cli-companion/cli-process/lib/node';
-import type { CompanionLogger } from '@theia-cli-companion/ide-companion-server/lib/node';
+import type { WindowLogger } from '@theia-cli-companion/ide-companion-server/lib/node';
 import type { CompanionSettings } from './companion-settings';
 
 /**
@@ -14,7 +14,7 @@ import type { CompanionSettings } from './companion-settings';
  * is not installed gets its install command instead of a shell error.
  */
 export class CliLauncher {
-    constructor(protected readonly settings: CompanionSettings, protected readonly logger: CompanionLogger) { }
+    constructor(protected readonly settings: CompanionSettings, protected readonly logger: WindowLogger) { }
 
     async run(flavour: CliFlavourId): Promise<vscode.Terminal | undefined> {
         const name = CLI_FLAVOUR_DISPLAY_NAMES[flavour];

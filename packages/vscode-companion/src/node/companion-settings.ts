@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { CLI_FLAVOUR_IDS, CLI_FLAVOUR_PACKAGES, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { cliCommandLine } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
-import type { CompanionLogger } from '@theia-cli-companion/ide-companion-server/lib/node';
+import type { WindowLogger } from '@theia-cli-companion/ide-companion-server/lib/node';
 
 export const SECTION = 'aiCliCompanion';
 
@@ -22,7 +22,7 @@ export class CompanionSettings {
     /** Settings a workspace tried to set, already logged: once each. */
     protected readonly toldWorkspaceSets = new Set<string>();
 
-    constructor(protected readonly logger: CompanionLogger) { }
+    constructor(protected readonly logger: WindowLogger) { }
 
     protected get configuration(): vscode.WorkspaceConfiguration {
         return vscode.workspace.getConfiguration(SECTION);

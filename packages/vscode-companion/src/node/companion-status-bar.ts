@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { CLI_FLAVOUR_DISPLAY_NAMES } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import type { WindowCompanionStatus } from '@theia-cli-companion/ide-companion-server/lib/common';
+import type { WindowServerStatus } from '@theia-cli-companion/ide-companion-server/lib/common';
 
 export const SHOW_STATUS_COMMAND = 'aiCliCompanion.showStatus';
 
@@ -15,7 +15,7 @@ export class CompanionStatusBar implements vscode.Disposable {
         this.item.show();
     }
 
-    update(status: WindowCompanionStatus | undefined, pending = status?.pendingDiffs.length ?? 0): void {
+    update(status: WindowServerStatus | undefined, pending = status?.pendingDiffs.length ?? 0): void {
         if (!status) {
             this.item.text = '$(debug-disconnect) ' + vscode.l10n.t('CLI Companion: off');
             this.item.tooltip = vscode.l10n.t('The companion server of this window is not running.');

@@ -1,7 +1,7 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { DiffOutcome, DiffProposal, fromRpcText, reviewedText, toRpcText } from '@theia-cli-companion/ide-companion-server/lib/common';
-import { CompanionLogger, FileUri } from '@theia-cli-companion/ide-companion-server/lib/node';
+import { WindowLogger, FileUri } from '@theia-cli-companion/ide-companion-server/lib/node';
 import { readFileBounded } from '@theia-cli-companion/safe-files/lib/node';
 import { PROPOSAL_SCHEME, ProposalFileSystem } from './proposal-file-system';
 
@@ -40,7 +40,7 @@ export class DiffReview implements vscode.TextDocumentContentProvider, vscode.Di
     readonly onDidChangePending = this.onDidChangePendingEmitter.event;
     protected readonly toDispose: vscode.Disposable[] = [];
 
-    constructor(protected readonly resolve: ReviewResolver, protected readonly logger: CompanionLogger) {
+    constructor(protected readonly resolve: ReviewResolver, protected readonly logger: WindowLogger) {
         this.toDispose.push(
             this.proposals.onDidSave(uri => {
                 const review = this.reviewOf(uri);

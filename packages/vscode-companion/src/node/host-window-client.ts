@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Diagnostic, DocumentState, FileDiagnostics } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import {
-    CompanionEvent, DiffProposal, IdeCompanionFrontendClient, OpenFileRequest, RpcText, toRpcText, WindowCompanionStatus
+    WindowEvent, DiffProposal, WindowEditorClient, OpenFileRequest, RpcText, toRpcText, WindowServerStatus
 } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { FileUri } from '@theia-cli-companion/ide-companion-server/lib/node';
 import type { DiffReview } from './diff-review';
@@ -15,17 +15,17 @@ const SEVERITIES: Record<vscode.DiagnosticSeverity, Diagnostic['severity']> = {
  * The window's editor side as the companion server sees it, in-process: what the Theia frontend
  * answers over RPC, answered here with the VS Code API (diff review, problems, documents, editors).
  */
-export class HostWindowClient implements IdeCompanionFrontendClient {
+export class HostWindowClient implements WindowEditorClient {
     constructor(
         protected readonly diffs: DiffReview,
-        protected readonly onStatus: (status: WindowCompanionStatus) => void
+        protected readonly onStatus: (status: WindowServerStatus) => void
     ) { }
 
-    notifyStatusChanged(status: WindowCompanionStatus): void {
+    notifyStatusChanged(status: WindowServerStatus): void {
         this.onStatus(status);
     }
 
-    notifyEvent(_event: CompanionEvent): void {
+    notifyEvent(_event: WindowEvent): void {
         // The window's events already reach the output channel: the server logs them to it.
     }
 

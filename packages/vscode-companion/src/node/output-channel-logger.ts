@@ -1,8 +1,8 @@
 import type * as vscode from 'vscode';
-import type { CompanionLogger } from '@theia-cli-companion/ide-companion-server/lib/node';
+import type { WindowLogger } from '@theia-cli-companion/ide-companion-server/lib/node';
 
 /** The window's companion server logs to the extension's output channel (Output ▸ AI CLI Companion). */
-export class OutputChannelLogger implements CompanionLogger {
+export class OutputChannelLogger implements WindowLogger {
     constructor(protected readonly channel: vscode.LogOutputChannel) { }
 
     debug(message: string): void {

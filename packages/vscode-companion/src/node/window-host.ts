@@ -3,8 +3,8 @@ import * as vscode from 'vscode';
 import { CLI_FLAVOUR_DISPLAY_NAMES, IdeInfo, StdioConfig, THEIA_IDE_INFO } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { IDE_MODE_FLAVOURS, removeStaleDiscoveryFiles } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
-import type { CompanionLogger, WindowCompanion } from '@theia-cli-companion/ide-companion-server/lib/node';
-import { createWindowCompanion, claudeWindowModule } from '@theia-cli-companion/ide-companion-server/lib/node/window';
+import type { WindowLogger, WindowServer } from '@theia-cli-companion/ide-companion-server/lib/node';
+import { createWindowServer, claudeWindowModule } from '@theia-cli-companion/ide-companion-server/lib/node/window';
 import type { CompanionSettings } from './companion-settings';
 import type { CompanionStatusBar } from './companion-status-bar';
 import { DiffReview } from './diff-review';
@@ -18,7 +18,7 @@ import type { TerminalEnvironment } from './terminal-environment';
  * settings turn on, for the window's `file:` folders. Settings, folders and trust are followed live.
  */
 export class WindowHost implements vscode.Disposable {
-    protected companion?: WindowCompanion;
+    protected companion?: WindowServer;
     protected starting?: Promise<void>;
     protected tracker?: EditorStateTracker;
     readonly diffs: DiffReview;
@@ -29,7 +29,7 @@ export class WindowHost implements vscode.Disposable {
 
     constructor(
         protected readonly settings: CompanionSettings,
-        protected readonly logger: CompanionLogger,
+        protected readonly logger: WindowLogger,
         protected readonly terminals: TerminalEnvironment,
         protected readonly statusBar: CompanionStatusBar,
         protected readonly bridgeScript: string
@@ -48,7 +48,7 @@ export class WindowHost implements vscode.Disposable {
         process.on('exit', this.removeFilesOnExit);
     }
 
-    get status(): WindowCompanion['status'] | undefined {
+    get status(): WindowServer['status'] | undefined {
         return this.companion?.status;
     }
 
@@ -74,7 +74,7 @@ export class WindowHost implements vscode.Disposable {
                 this.logger.warn(`Could not scan ${flavour.displayName} discovery files: ${describeError(error)}`);
             }
         }
-        const companion = createWindowCompanion({
+        const companion = createWindowServer({
             windowId: randomUUID(),
             flavours,
             logger: this.logger,
@@ -123,7 +123,7 @@ export class WindowHost implements vscode.Disposable {
         await this.stop();
     }
 
-    protected onStatus(status: WindowCompanion['status']): void {
+    protected onStatus(status: WindowServer['status']): void {
         this.terminals.apply(status.terminalEnvironment);
         this.statusBar.update(status, this.diffs.pending.length);
     }
@@ -133,14 +133,14 @@ export class WindowHost implements vscode.Disposable {
         return { command: process.execPath, args: [this.bridgeScript, '--discovery', discoveryFile] };
     }
 
-    protected run(change: (companion: WindowCompanion) => Promise<void>): void {
+    protected run(change: (companion: WindowServer) => Promise<void>): void {
         const companion = this.companion;
         if (companion) {
             change(companion).catch(error => this.logger.warn(`Could not update the companion server: ${describeError(error)}`));
         }
     }
 
-    protected requireCompanion(): WindowCompanion {
+    protected requireCompanion(): WindowServer {
         if (!this.companion) {
             throw new Error('The companion server of this window is not running');
         }

@@ -5,10 +5,10 @@ import { ReactWidget } from '@theia/core/lib/browser/widgets/react-widget';
 import { CommandService } from '@theia/core/lib/common/command';
 import { nls } from '@theia/core/lib/common/nls';
 import { CLI_FLAVOUR_DISPLAY_NAMES, CLI_FLAVOUR_IDS } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { StorageUsage, StorageUsageService, WindowCompanionStatus } from '@theia-cli-companion/ai-cli-core/lib/common';
+import { StorageUsage, StorageUsageService, WindowServerStatus } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { CompanionCommands } from '../companion-commands';
 import '../../../src/browser/style/companion-status.css';
-import { DiffReviewService, WindowCompanionService, WindowCompanionState } from '@theia-cli-companion/ai-cli-core/lib/browser';
+import { DiffReviewService, WindowServerService, WindowServerState } from '@theia-cli-companion/ai-cli-core/lib/browser';
 
 /** "CLI Companion: Show Status": what this window's server is, who is connected, what waits for review. */
 @injectable()
@@ -16,7 +16,7 @@ export class CompanionStatusWidget extends ReactWidget {
     static readonly ID = 'ai-cli-companion-status';
     static readonly LABEL = nls.localize('theia-cli-companion/ide-companion/statusViewTitle', 'CLI Companion');
 
-    @inject(WindowCompanionService) protected readonly companion: WindowCompanionService;
+    @inject(WindowServerService) protected readonly companion: WindowServerService;
     @inject(DiffReviewService) protected readonly diffs: DiffReviewService;
     @inject(CommandService) protected readonly commands: CommandService;
     @inject(StorageUsageService) protected readonly storageUsage: StorageUsageService;
@@ -58,7 +58,7 @@ export class CompanionStatusWidget extends ReactWidget {
         </div>;
     }
 
-    protected describeState(state: WindowCompanionState): string {
+    protected describeState(state: WindowServerState): string {
         switch (state.kind) {
             case 'running': return nls.localize('theia-cli-companion/ide-companion/stateRunning', 'Running on 127.0.0.1:{0}', String(state.status.port));
             case 'starting': return nls.localize('theia-cli-companion/ide-companion/stateStarting', 'Starting…');
@@ -68,7 +68,7 @@ export class CompanionStatusWidget extends ReactWidget {
         }
     }
 
-    protected renderActions(state: WindowCompanionState): React.ReactNode {
+    protected renderActions(state: WindowServerState): React.ReactNode {
         const button = (id: string, label: string, primary = false) =>
             <button key={id} className={`theia-button${primary ? '' : ' secondary'}`} data-command={id} onClick={() => this.commands.executeCommand(id)}>{label}</button>;
         return <div className='ai-cli-companion-actions' style={{ display: 'flex', flexWrap: 'wrap', gap: 8, marginBottom: 12 }}>
@@ -108,7 +108,7 @@ export class CompanionStatusWidget extends ReactWidget {
         </>;
     }
 
-    protected renderStatus(status: WindowCompanionStatus): React.ReactNode {
+    protected renderStatus(status: WindowServerStatus): React.ReactNode {
         const time = (millis: number) => new Date(millis).toLocaleTimeString();
         return <>
             <h3>{nls.localize('theia-cli-companion/ide-companion/serverHeading', 'Server')}</h3>

@@ -1,6 +1,6 @@
 /**
  * A new backend's start-up scan in tests: runs the stale-file cleaner over every IDE-mode flavour as
- * ai-cli-core's WindowCompanionRegistry does (default options: the real process table, no live ports)
+ * ai-cli-core's WindowServerRegistry does (default options: the real process table, no live ports)
  * and prints who it is, how it sees itself in the process table, and what it removed and kept as one
  * JSON line.
  */

@@ -7,7 +7,7 @@ import { ClaudeCodeFlavour, GeminiCliFlavour } from '@theia-cli-companion/ai-cli
 import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
 import { expectStillServing, HostileFiles, within } from '@theia-cli-companion/safe-files/lib/node/test';
 import { toRpcText } from '../../common';
-import { WindowCompanion, createWindowCompanion } from '../window';
+import { WindowServer, createWindowServer } from '../window';
 import { RecordingLogger, RecordingWindow, until } from '../test';
 import { claudeWindowModule } from './claude-window-module';
 import { ClaudeWire, refusedWith } from '../test/claude-wire';
@@ -15,7 +15,7 @@ import { ClaudeWire, refusedWith } from '../test/claude-wire';
 describe('Claude Code WebSocket endpoint', () => {
     let home: ReturnType<typeof useTemporaryHome>;
     let workspace: string;
-    let window: WindowCompanion;
+    let window: WindowServer;
     let frontend: RecordingWindow;
     let logger: RecordingLogger;
     let wires: ClaudeWire[];
@@ -27,7 +27,7 @@ describe('Claude Code WebSocket endpoint', () => {
         fs.mkdirSync(workspace);
         fs.writeFileSync(path.join(workspace, 'a.ts'), 'const a = 1;\nconst b = 2;\nconst c = 3;\n');
         logger = new RecordingLogger();
-        window = createWindowCompanion({
+        window = createWindowServer({
             windowId: '00000000-0000-4000-8000-00000000c1a0', flavours: [GeminiCliFlavour, ClaudeCodeFlavour], logger, serverPid: process.pid
         }, undefined, [claudeWindowModule]);
         frontend = new RecordingWindow();

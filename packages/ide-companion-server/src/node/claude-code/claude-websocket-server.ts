@@ -10,7 +10,7 @@ import {
 } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { CliSessionInfo, SessionCredential, sanitizeClientText } from '../../common';
 import { claudeSelectionFromEditorState } from './claude-selection';
-import type { CompanionLogger } from '../companion-logger';
+import type { WindowLogger } from '../window-logger';
 import { LoopbackServer } from '../guards/loopback-server';
 import { DEFAULT_MAX_SESSIONS, EditorSnapshot, McpEndpoint } from '../mcp-endpoint';
 import { describeHost, isAllowedHost } from '../guards/mcp-request-guard';
@@ -21,7 +21,7 @@ import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 export interface ClaudeWebSocketServerOptions {
     /** The secrets of the lock files, each with who holds it; empty while no such CLI is turned on (every upgrade is refused). */
     readonly authTokens: () => ReadonlyMap<SessionCredential, string>;
-    readonly logger: CompanionLogger;
+    readonly logger: WindowLogger;
     /** Registers the tools of one session; called once per connection. */
     readonly configureSession: (server: McpServer, sessionId: string, credential: SessionCredential) => void;
     /** Largest accepted frame; openDiff carries whole files. */

@@ -2,7 +2,7 @@ import { ContainerModule } from 'inversify';
 import { bindContributions } from '../contributions';
 import { McpEndpoint } from '../mcp-endpoint';
 import { McpToolContribution, registerContributedTools } from '../tools/mcp-tool-contribution';
-import { contributedToolsOf } from '../window-companion-module';
+import { contributedToolsOf } from '../window-server-module';
 import { WindowContext } from '../window-context';
 import { WindowCredentials } from '../guards/window-credentials';
 import { ClaudeIdeTools } from './claude-ide-tools';

@@ -6,14 +6,14 @@ import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/n
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { toRpcText } from '../../common/rpc-text';
-import { WindowCompanion } from '../window-companion';
-import { createWindowCompanion } from '../window-companion-module';
+import { WindowServer } from '../window-server';
+import { createWindowServer } from '../window-server-module';
 import { RecordingLogger } from '../test/recording-logger';
 import { RecordingWindow } from '../test/recording-window';
 
 interface Cli extends TestClient { call(name: string, args: unknown): Promise<CallToolResult> }
 
-async function connectCli(window: WindowCompanion): Promise<Cli> {
+async function connectCli(window: WindowServer): Promise<Cli> {
     const connected = await connectTestClient(window.server.port, window.endpointFor('gemini').authToken, 'spec-cli', '1.0.0');
     return { ...connected, call: (name, args) => connected.client.callTool({ name, arguments: args as Record<string, unknown> }) as Promise<CallToolResult> };
 }
@@ -23,7 +23,7 @@ const text = (result: CallToolResult) => (result.content[0] as { text: string })
 describe('DiffReviewManager', () => {
     let root: string;
     let home: ReturnType<typeof useTemporaryHome>;
-    let window: WindowCompanion;
+    let window: WindowServer;
     let browser: RecordingWindow;
     let file: string;
 
@@ -33,7 +33,7 @@ describe('DiffReviewManager', () => {
         fs.mkdirSync(path.join(root, 'ws', 'dir'), { recursive: true });
         file = path.join(root, 'ws', 'a.txt');
         fs.writeFileSync(file, 'old\n');
-        window = createWindowCompanion({
+        window = createWindowServer({
             windowId: '00000000-0000-4000-8000-000000000001', flavours: [GeminiCliFlavour], logger: new RecordingLogger(), serverPid: process.pid, streamGraceMs: 200
         });
         await window.start([path.join(root, 'ws')]);
@@ -140,7 +140,7 @@ describe('DiffReviewManager', () => {
     it('logs a proposed file name without control characters', async () => {
         const logger = new RecordingLogger();
         await window.stop();
-        window = createWindowCompanion({ windowId: '00000000-0000-4000-8000-000000000002', flavours: [GeminiCliFlavour], logger, serverPid: process.pid, streamGraceMs: 200 });
+        window = createWindowServer({ windowId: '00000000-0000-4000-8000-000000000002', flavours: [GeminiCliFlavour], logger, serverPid: process.pid, streamGraceMs: 200 });
         await window.start([path.join(root, 'ws')]);
         window.attachFrontend(browser);
         const cli = await connectCli(window);

@@ -4,10 +4,10 @@ import { Emitter, Event } from 'vscode-jsonrpc';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 import { Contributions } from '../contributions';
 import { FileUri } from '../file-uri';
-import { CliSessionInfo, DiffOutcome, IdeCompanionFrontendClient, ReviewOrigin } from '../../common/window-protocol';
+import { CliSessionInfo, DiffOutcome, WindowEditorClient, ReviewOrigin } from '../../common/window-protocol';
 import { fromRpcText, toRpcText } from '../../common/rpc-text';
 import { sanitizeClientText } from '../../common/client-text';
-import { CompanionLogger } from '../companion-logger';
+import { WindowLogger } from '../window-logger';
 import { McpEndpoint } from '../mcp-endpoint';
 import { WindowContext } from '../window-context';
 import { checkReviewTarget } from './diff-review-target';
@@ -107,11 +107,11 @@ export class DiffReviewManager {
     @inject(Contributions) @named(McpEndpoint)
     protected readonly endpoints: Contributions<McpEndpoint>;
 
-    protected get logger(): CompanionLogger {
+    protected get logger(): WindowLogger {
         return this.windowContext.log;
     }
 
-    protected get frontend(): IdeCompanionFrontendClient | undefined {
+    protected get frontend(): WindowEditorClient | undefined {
         return this.windowContext.frontend;
     }
 

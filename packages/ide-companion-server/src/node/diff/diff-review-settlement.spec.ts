@@ -6,8 +6,8 @@ import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/n
 import { toRpcText } from '../../common/rpc-text';
 import { RecordingLogger } from '../test/recording-logger';
 import { RecordingWindow } from '../test/recording-window';
-import { WindowCompanion } from '../window-companion';
-import { createWindowCompanion } from '../window-companion-module';
+import { WindowServer } from '../window-server';
+import { createWindowServer } from '../window-server-module';
 import { DiffSettlement, PendingDiff, ProposalResult } from './diff-review-manager';
 
 function shown(result: ProposalResult): PendingDiff {
@@ -20,7 +20,7 @@ function shown(result: ProposalResult): PendingDiff {
 /** Each way a proposal stops waiting settles its one promise once, with its reason (the tools turn reasons into answers). */
 describe('DiffReviewManager: one settlement per proposal, with its reason', () => {
     let home: ReturnType<typeof useTemporaryHome>;
-    let window: WindowCompanion;
+    let window: WindowServer;
     let browser: RecordingWindow;
     let file: string;
 
@@ -29,7 +29,7 @@ describe('DiffReviewManager: one settlement per proposal, with its reason', () =
         fs.mkdirSync(path.join(home.dir, 'ws'));
         file = path.join(home.dir, 'ws', 'a.txt');
         fs.writeFileSync(file, 'old\n');
-        window = createWindowCompanion({ windowId: '00000000-0000-4000-8000-0000000d1ff1', flavours: [GeminiCliFlavour], logger: new RecordingLogger(), serverPid: process.pid });
+        window = createWindowServer({ windowId: '00000000-0000-4000-8000-0000000d1ff1', flavours: [GeminiCliFlavour], logger: new RecordingLogger(), serverPid: process.pid });
         await window.start([path.join(home.dir, 'ws')]);
         browser = new RecordingWindow();
         window.attachFrontend(browser);

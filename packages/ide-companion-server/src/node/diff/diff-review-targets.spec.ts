@@ -8,8 +8,8 @@ import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/n
 import { connectTestClient, TestClient } from '../test/mcp-test-client';
 import { RecordingLogger } from '../test/recording-logger';
 import { RecordingWindow } from '../test/recording-window';
-import { WindowCompanion } from '../window-companion';
-import { createWindowCompanion } from '../window-companion-module';
+import { WindowServer } from '../window-server';
+import { createWindowServer } from '../window-server-module';
 
 /**
  * What openDiff will not show, whatever a CLI asks: anything in the workspace that is not a regular
@@ -18,7 +18,7 @@ import { createWindowCompanion } from '../window-companion-module';
 describe('openDiff refuses special files', () => {
     let home: ReturnType<typeof useTemporaryHome>;
     let workspace: string;
-    let window: WindowCompanion;
+    let window: WindowServer;
     let browser: RecordingWindow;
     let cli: TestClient;
 
@@ -31,7 +31,7 @@ describe('openDiff refuses special files', () => {
         home = useTemporaryHome();
         workspace = path.join(home.dir, 'ws');
         fs.mkdirSync(workspace);
-        window = createWindowCompanion({
+        window = createWindowServer({
             windowId: '00000000-0000-4000-8000-0000000d1ff5', flavours: [GeminiCliFlavour], logger: new RecordingLogger(), serverPid: process.pid, streamGraceMs: 200
         });
         await window.start([workspace]);

@@ -8,8 +8,8 @@ import { toRpcText } from '../../common/rpc-text';
 import { connectTestClient, TestClient, until } from '../test/mcp-test-client';
 import { RecordingLogger } from '../test/recording-logger';
 import { RecordingWindow } from '../test/recording-window';
-import { WindowCompanion } from '../window-companion';
-import { createWindowCompanion } from '../window-companion-module';
+import { WindowServer } from '../window-server';
+import { createWindowServer } from '../window-server-module';
 
 interface Cli extends TestClient {
     call(name: string, args: unknown): Promise<CallToolResult>;
@@ -17,7 +17,7 @@ interface Cli extends TestClient {
     outcomes(): string[];
 }
 
-async function connectCli(window: WindowCompanion): Promise<Cli> {
+async function connectCli(window: WindowServer): Promise<Cli> {
     const connected = await connectTestClient(window.server.port, window.endpointFor('gemini').authToken, 'spec-cli', '1.0.0');
     return {
         ...connected,
@@ -34,7 +34,7 @@ async function connectCli(window: WindowCompanion): Promise<Cli> {
  */
 describe('IdeDiffTools: the settlements a Gemini CLI session is notified of', () => {
     let home: ReturnType<typeof useTemporaryHome>;
-    let window: WindowCompanion;
+    let window: WindowServer;
     let browser: RecordingWindow;
     let logger: RecordingLogger;
     let file: string;
@@ -45,7 +45,7 @@ describe('IdeDiffTools: the settlements a Gemini CLI session is notified of', ()
         file = path.join(home.dir, 'ws', 'a.txt');
         fs.writeFileSync(file, 'old\n');
         logger = new RecordingLogger();
-        window = createWindowCompanion({
+        window = createWindowServer({
             windowId: '00000000-0000-4000-8000-0000000d1ff0', flavours: [GeminiCliFlavour], logger, serverPid: process.pid, streamGraceMs: 200
         });
         await window.start([path.join(home.dir, 'ws')]);

@@ -8,8 +8,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
 import { resolveBridgeScript, stdioBridgeCommand } from './stdio-bridge-command';
-import { WindowCompanion } from '../window-companion';
-import { createWindowCompanion } from '../window-companion-module';
+import { WindowServer } from '../window-server';
+import { createWindowServer } from '../window-server-module';
 import { RecordingLogger } from '../test/recording-logger';
 import { until } from '../test/mcp-test-client';
 
@@ -17,11 +17,11 @@ import { until } from '../test/mcp-test-client';
 describe('stdio bridge', function (): void {
     this.timeout(30000);
     let home: ReturnType<typeof useTemporaryHome>;
-    let window: WindowCompanion;
+    let window: WindowServer;
 
     beforeEach(async () => {
         home = useTemporaryHome();
-        window = createWindowCompanion({
+        window = createWindowServer({
             windowId: '00000000-0000-4000-8000-000000000002', flavours: [GeminiCliFlavour], logger: new RecordingLogger(),
             serverPid: process.pid, stdioFor: stdioBridgeCommand
         });

@@ -1,5 +1,5 @@
 import type { Disposable } from 'vscode-jsonrpc';
-import { CompanionLogger } from '../companion-logger';
+import { WindowLogger } from '../window-logger';
 
 /** Why a window endpoint turned a request or connection away; never quotes a secret. */
 export interface Refusal {
@@ -38,7 +38,7 @@ export class RefusalLog implements Disposable {
     protected disposed = false;
 
     constructor(
-        protected readonly logger: CompanionLogger,
+        protected readonly logger: WindowLogger,
         protected readonly subject: RefusedSubject,
         protected readonly intervalMs = DEFAULT_REFUSAL_SUMMARY_MS
     ) { }

@@ -3,7 +3,7 @@ import type { IdeTransport } from '@theia-cli-companion/cli-process/lib/common';
 import type { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { CliFlavour, createAuthToken } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import type { SessionCredential } from '../../common/window-protocol';
-import { WindowCompanionOptions } from '../window-companion-options';
+import { WindowServerOptions } from '../window-server-options';
 
 /**
  * The secrets of one window: one per advertised flavour (in its discovery file; a flavour turned off
@@ -17,8 +17,8 @@ export class WindowCredentials {
     protected readonly flavourCredentials = new Map<CliFlavourId, SessionCredential>();
     protected readonly agentTokens = new Map<SessionCredential, string>();
 
-    @inject(WindowCompanionOptions)
-    protected readonly options: WindowCompanionOptions;
+    @inject(WindowServerOptions)
+    protected readonly options: WindowServerOptions;
 
     /** Advertises exactly these flavours; answers the ones turned off, or undefined when nothing changed. */
     enableFlavours(flavourIds: readonly CliFlavourId[]): CliFlavourId[] | undefined {

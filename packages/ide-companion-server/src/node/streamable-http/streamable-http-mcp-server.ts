@@ -11,7 +11,7 @@ import {
 import { isAuthorizedBearer } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { CliSessionInfo, SessionCredential } from '../../common/window-protocol';
 import { sanitizeClientText } from '../../common/client-text';
-import { CompanionLogger } from '../companion-logger';
+import { WindowLogger } from '../window-logger';
 import { createMcpRequestGuard, jsonRpcError } from '../guards/mcp-request-guard';
 import { LoopbackServer } from '../guards/loopback-server';
 import { DEFAULT_MAX_SESSIONS, EditorSnapshot, McpEndpoint } from '../mcp-endpoint';
@@ -21,7 +21,7 @@ import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 export interface StreamableHttpMcpServerOptions {
     /** The secret of each credential (advertised CLI flavours, ACP agents); read on every request, so it may change. */
     readonly authTokens: () => ReadonlyMap<SessionCredential, string>;
-    readonly logger: CompanionLogger;
+    readonly logger: WindowLogger;
     /** Largest accepted JSON body; larger ones get 413. Diffs of multi-MB files must fit. */
     readonly maxBodyBytes?: number;
     /** How long a session may be without its SSE stream before it counts as gone. */

@@ -1,13 +1,13 @@
 import { FileUri } from '../file-uri';
 import type { DocumentState, FileDiagnostics } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { DiffProposal, IdeCompanionFrontendClient, OpenFileRequest } from '../../common/window-protocol';
+import { DiffProposal, WindowEditorClient, OpenFileRequest } from '../../common/window-protocol';
 import { fromRpcText, RpcText, toRpcText } from '../../common/rpc-text';
 
 /**
  * Stands in for the browser window (the far end of an RPC connection): records what it is asked,
  * and answers the IDE tools from what a test put in it.
  */
-export class RecordingWindow implements IdeCompanionFrontendClient {
+export class RecordingWindow implements WindowEditorClient {
     /** Proposals as the window decodes them from the RPC. */
     readonly opened: (Omit<DiffProposal, 'newContent'> & { newContent: string })[] = [];
     readonly closed: string[] = [];

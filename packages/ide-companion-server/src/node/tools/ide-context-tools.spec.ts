@@ -8,8 +8,8 @@ import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/n
 import { connectTestClient, TestClient, until } from '../test/mcp-test-client';
 import { RecordingLogger } from '../test/recording-logger';
 import { RecordingWindow } from '../test/recording-window';
-import { AgentCredential, WindowCompanion } from '../window-companion';
-import { createWindowCompanion } from '../window-companion-module';
+import { AgentCredential, WindowServer } from '../window-server';
+import { createWindowServer } from '../window-server-module';
 import { IDE_CONTEXT_TOOL_NAMES } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 
 const IDE_TOOLS = [...IDE_CONTEXT_TOOL_NAMES].sort();
@@ -18,7 +18,7 @@ const IDE_TOOLS = [...IDE_CONTEXT_TOOL_NAMES].sort();
 describe('IdeContextTools on a window server, for an ACP agent', () => {
     let home: ReturnType<typeof useTemporaryHome>;
     let root: string;
-    let window: WindowCompanion;
+    let window: WindowServer;
     let browser: RecordingWindow;
     let credential: AgentCredential;
     let agent: TestClient;
@@ -27,7 +27,7 @@ describe('IdeContextTools on a window server, for an ACP agent', () => {
         home = useTemporaryHome();
         root = path.join(home.dir, 'project');
         fs.mkdirSync(path.join(root, 'src'), { recursive: true });
-        window = createWindowCompanion({
+        window = createWindowServer({
             windowId: '00000000-0000-4000-8000-000000000001', flavours: [GeminiCliFlavour], logger: new RecordingLogger(), serverPid: process.pid, streamGraceMs: 200
         });
         await window.start([root]);

@@ -6,7 +6,7 @@ import {
     DocumentArgumentsSchema, FileDiagnostics, GetDiagnosticsArgumentsSchema, IdeContextToolName, NoArgumentsSchema, OpenFileArgumentsSchema
 } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { checkInsideRoots, describeRefusal, isInsideRoots } from '@theia-cli-companion/safe-files/lib/node';
-import { IdeCompanionFrontendClient } from '../../common/window-protocol';
+import { WindowEditorClient } from '../../common/window-protocol';
 import { McpSessionContext, McpToolContribution } from './mcp-tool-contribution';
 import { textResult, validatedTools } from './mcp-tool-results';
 import { WindowContext } from '../window-context';
@@ -60,7 +60,7 @@ export class IdeContextTools implements McpToolContribution {
             });
     }
 
-    protected get window(): IdeCompanionFrontendClient {
+    protected get window(): WindowEditorClient {
         return this.windowContext.window;
     }
 

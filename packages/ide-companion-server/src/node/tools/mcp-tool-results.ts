@@ -1,7 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { CompanionLogger } from '../companion-logger';
+import { WindowLogger } from '../window-logger';
 import { describeError, formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
 import { sanitizeClientText } from '../../common/client-text';
 
@@ -31,7 +31,7 @@ export function jsonResult(value: unknown): CallToolResult {
  * A registrar of tools whose arguments are validated by their zod schema first (a failure is a tool
  * error naming each bad field, logged) and whose exceptions become tool errors: the session goes on.
  */
-export function validatedTools(mcp: McpServer, logger: CompanionLogger) {
+export function validatedTools(mcp: McpServer, logger: WindowLogger) {
     const register = mcp.registerTool.bind(mcp) as unknown as LooseRegisterTool;
     return <S extends z.ZodTypeAny>(name: string, description: string, schema: S, run: (args: z.infer<S>) => Promise<CallToolResult>) =>
         register(name, { description, inputSchema: schema }, async input => {

@@ -1,5 +1,5 @@
 // One window's graph: its endpoints (Streamable HTTP, Claude Code's WebSocket), the tools they give
-// their sessions, diff review and the `WindowCompanion` that ties them to the window's life. This entry
+// their sessions, diff review and the `WindowServer` that ties them to the window's life. This entry
 // point loads the MCP SDK: import it when the first window starts, not at a host's startup.
 export * from '../diff/applied-change-ledger';
 export * from '../claude-code/claude-ide-tools';
@@ -18,8 +18,8 @@ export * from '../guards/mcp-request-guard';
 export * from '../tools/mcp-tool-contribution';
 export * from '../tools/mcp-tool-results';
 export * from '../guards/refusal-log';
-export * from '../window-companion';
-export * from '../window-companion-module';
+export * from '../window-server';
+export * from '../window-server-module';
 export * from '../window-context';
 export * from '../guards/window-credentials';
 export * from '../window-event-log';

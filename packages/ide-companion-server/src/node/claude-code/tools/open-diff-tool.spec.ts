@@ -8,14 +8,14 @@ import { ClaudeWire } from '../../test/claude-wire';
 import { RecordingLogger } from '../../test/recording-logger';
 import { RecordingWindow } from '../../test/recording-window';
 import { until } from '../../test/mcp-test-client';
-import { WindowCompanion } from '../../window-companion';
-import { createWindowCompanion } from '../../window-companion-module';
+import { WindowServer } from '../../window-server';
+import { createWindowServer } from '../../window-server-module';
 import { claudeWindowModule } from '../claude-window-module';
 
 /** How Claude Code's blocking openDiff answers each way its proposal settles (the answer comes in the call's own result). */
 describe('Claude Code openDiff: the answer per settlement', () => {
     let home: ReturnType<typeof useTemporaryHome>;
-    let window: WindowCompanion;
+    let window: WindowServer;
     let frontend: RecordingWindow;
     let wire: ClaudeWire;
     let file: string;
@@ -26,7 +26,7 @@ describe('Claude Code openDiff: the answer per settlement', () => {
         fs.mkdirSync(workspace);
         file = path.join(fs.realpathSync(workspace), 'a.ts');
         fs.writeFileSync(file, 'const a = 1;\n');
-        window = createWindowCompanion({
+        window = createWindowServer({
             windowId: '00000000-0000-4000-8000-00000000c1a1', flavours: [ClaudeCodeFlavour], logger: new RecordingLogger(), serverPid: process.pid
         }, undefined, [claudeWindowModule]);
         frontend = new RecordingWindow();

@@ -3,8 +3,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { GeminiCliFlavour, QwenCodeFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { privateTmpDirectory } from '@theia-cli-companion/safe-files/lib/node';
-import { WindowCompanion } from './window-companion';
-import { createWindowCompanion } from './window-companion-module';
+import { WindowServer } from './window-server';
+import { createWindowServer } from './window-server-module';
 import { RecordingLogger } from './test/recording-logger';
 import { FileUri } from './file-uri';
 import { connectTestClient, until } from './test/mcp-test-client';
@@ -13,10 +13,10 @@ import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/n
 
 const connect = (port: number, token: string) => connectTestClient(port, token);
 
-describe('WindowCompanion', () => {
+describe('WindowServer', () => {
     let root: string;
     let home: ReturnType<typeof useTemporaryHome>;
-    let companion: WindowCompanion | undefined;
+    let companion: WindowServer | undefined;
 
     beforeEach(() => {
         home = useTemporaryHome();
@@ -29,7 +29,7 @@ describe('WindowCompanion', () => {
     });
 
     // A short stream grace: a closed test client's session ends quickly (the SDK client sends no DELETE).
-    const create = (logger = new RecordingLogger()) => companion = createWindowCompanion({
+    const create = (logger = new RecordingLogger()) => companion = createWindowServer({
         windowId: '00000000-0000-4000-8000-000000000000', flavours: [GeminiCliFlavour, QwenCodeFlavour], logger, serverPid: process.pid, streamGraceMs: 200,
         stdioFor: file => ({ command: process.execPath, args: ['bridge.js', '--discovery', file] })
     });

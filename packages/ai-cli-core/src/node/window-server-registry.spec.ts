@@ -7,7 +7,7 @@ import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/n
 import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
 import { IdeCompanionBackendImpl } from './ide-companion-backend-impl';
 import { McpSessionContext, McpToolContribution, textResult } from '@theia-cli-companion/ide-companion-server/lib/node/window';
-import { WindowCompanionRegistry } from './window-companion-registry';
+import { WindowServerRegistry } from './window-server-registry';
 import { WindowModuleContribution } from './window-module-contribution';
 import { connectTestClient, RecordingLogger } from '@theia-cli-companion/ide-companion-server/lib/node/test';
 
@@ -18,9 +18,9 @@ class EchoTools implements McpToolContribution {
     }
 }
 
-describe('WindowCompanionRegistry with the extensions that contribute to every window', () => {
+describe('WindowServerRegistry with the extensions that contribute to every window', () => {
     let home: ReturnType<typeof useTemporaryHome>;
-    let registry: WindowCompanionRegistry;
+    let registry: WindowServerRegistry;
     const backends: IdeCompanionBackendImpl[] = [];
 
     const setUp = (...contributions: WindowModuleContribution[]) => {
@@ -28,9 +28,9 @@ describe('WindowCompanionRegistry with the extensions that contribute to every w
         container.bind(ILogger).toConstantValue(new RecordingLogger() as unknown as ILogger);
         bindContributionProvider(container.bind.bind(container), WindowModuleContribution);
         contributions.forEach(contribution => container.bind(WindowModuleContribution).toConstantValue(contribution));
-        container.bind(WindowCompanionRegistry).toSelf().inSingletonScope();
+        container.bind(WindowServerRegistry).toSelf().inSingletonScope();
         container.bind(IdeCompanionBackendImpl).toSelf();
-        registry = container.get(WindowCompanionRegistry);
+        registry = container.get(WindowServerRegistry);
         return () => {
             const backend = container.get(IdeCompanionBackendImpl);
             backends.push(backend);

@@ -8,16 +8,16 @@ import { CliFlavour, DiscoveryEndpoint } from '@theia-cli-companion/ai-cli-ide-p
 import { writeFileWithinRoots } from '@theia-cli-companion/safe-files/lib/node';
 import { IdeContext, CliFlavourId, ClaudeAtMentioned, ClaudeAtMentionedSchema, MCP_ENDPOINT_PATH } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { describeError, formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
-import { CliSessionInfo, CompanionEvent, IdeCompanionFrontendClient, SessionCredential, WindowCompanionStatus } from '../common/window-protocol';
+import { CliSessionInfo, WindowEvent, WindowEditorClient, SessionCredential, WindowServerStatus } from '../common/window-protocol';
 import { DiffReviewManager } from './diff/diff-review-manager';
 import { fileUriInWorkspace } from './tools/ide-context-tools';
 import { WindowEditorState } from '../common/open-editors-model';
 import { editorsWithinRoots, ideContextFromEditorState, withoutActiveEditor } from './ide-context-from-editor-state';
-import { CompanionLogger } from './companion-logger';
+import { WindowLogger } from './window-logger';
 import { StreamableHttpMcpServer } from './streamable-http/streamable-http-mcp-server';
 import { DiscoveryFiles } from './discovery/discovery-files';
 import { McpEndpoint } from './mcp-endpoint';
-import { WindowCompanionOptions } from './window-companion-options';
+import { WindowServerOptions } from './window-server-options';
 import { WindowContext } from './window-context';
 import { WindowCredentials } from './guards/window-credentials';
 import { WindowEventLog } from './window-event-log';
@@ -33,14 +33,14 @@ export interface AgentCredential {
 /**
  * Everything one Theia window offers the CLIs: its MCP endpoints (one per transport its CLIs use),
  * its discovery files and the terminal variables that point a CLI at it. Built with the rest of the
- * window's graph by `createWindowCompanion` (a container per window); the registry decides when it
+ * window's graph by `createWindowServer` (a container per window); the registry decides when it
  * lives and dies. Nothing here depends on which CLI a flavour is: what differs is in the flavours
  * (discovery files, terminal variables), the endpoints (wire, handshake) and the tool contributions.
  */
 @injectable()
-export class WindowCompanion {
-    @inject(WindowCompanionOptions)
-    protected readonly options: WindowCompanionOptions;
+export class WindowServer {
+    @inject(WindowServerOptions)
+    protected readonly options: WindowServerOptions;
 
     @inject(WindowContext)
     protected readonly windowContext: WindowContext;
@@ -69,8 +69,8 @@ export class WindowCompanion {
     /** Whether each open editor's file lies inside the current roots (see editorsWithinRoots); cleared when they change. */
     protected readonly editorVerdicts = new Map<string, Promise<boolean>>();
 
-    protected readonly onDidChangeStatusEmitter = new Emitter<WindowCompanionStatus>();
-    readonly onDidChangeStatus: Event<WindowCompanionStatus> = this.onDidChangeStatusEmitter.event;
+    protected readonly onDidChangeStatusEmitter = new Emitter<WindowServerStatus>();
+    readonly onDidChangeStatus: Event<WindowServerStatus> = this.onDidChangeStatusEmitter.event;
 
     @postConstruct()
     protected init(): void {
@@ -114,7 +114,7 @@ export class WindowCompanion {
         await writeFileWithinRoots(filePath, content, this.roots);
     }
 
-    get onDidLog(): Event<CompanionEvent> {
+    get onDidLog(): Event<WindowEvent> {
         return this.log.onDidLog;
     }
 
@@ -200,7 +200,7 @@ export class WindowCompanion {
     }
 
     /** The window's frontend is attached (again); diffs open there until the returned disposable runs. */
-    attachFrontend(frontend: IdeCompanionFrontendClient | undefined): Disposable {
+    attachFrontend(frontend: WindowEditorClient | undefined): Disposable {
         this.windowContext.frontend = frontend;
         return Disposable.create(() => {
             if (this.windowContext.frontend === frontend) {
@@ -291,7 +291,7 @@ export class WindowCompanion {
         return this.discoveryFiles.files;
     }
 
-    get status(): WindowCompanionStatus {
+    get status(): WindowServerStatus {
         return {
             windowId: this.windowId,
             port: this.server.port,
@@ -341,7 +341,7 @@ export class WindowCompanion {
 }
 
 /** Realpath'd roots, as the CLIs compare them; roots that do not exist are left out, with a warning. */
-async function resolveRoots(rootPaths: readonly string[], logger: CompanionLogger): Promise<string[]> {
+async function resolveRoots(rootPaths: readonly string[], logger: WindowLogger): Promise<string[]> {
     const resolved: string[] = [];
     for (const root of rootPaths) {
         try {

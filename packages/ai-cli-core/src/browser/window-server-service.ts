@@ -5,9 +5,9 @@ import { PreferenceService } from '@theia/core/lib/common/preferences/preference
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
 import { CLI_FLAVOUR_IDS, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { IdeCompanionBackend } from '../common/ide-companion-protocol';
-import { WindowCompanionStatus } from '@theia-cli-companion/ide-companion-server/lib/common';
+import { WindowServerStatus } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { COMPANION_ENABLED_PREF, flavourPreference, IdeCompanionPreferences } from '../common/ide-companion-preferences';
-import { IdeCompanionFrontendClientImpl } from './ide-companion-frontend-client-impl';
+import { WindowEditorClientImpl } from './window-editor-client-impl';
 import { ExecutionSettings } from './untrusted-workspace/execution-settings';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 
@@ -18,9 +18,9 @@ const PAGE_LEFT_KEY = 'theia-ai-cli-companion.pageLeft';
 /** A terminal never waits longer than this for the companion before opening without its variables. */
 const TERMINAL_ENV_TIMEOUT_MS = 5000;
 
-export type WindowCompanionState =
+export type WindowServerState =
     | { readonly kind: 'starting' }
-    | { readonly kind: 'running'; readonly status: WindowCompanionStatus }
+    | { readonly kind: 'running'; readonly status: WindowServerStatus }
     /** Turned off by the user: `aiCliCompanion.enabled`, or every CLI flavour off. */
     | { readonly kind: 'disabled' }
     | { readonly kind: 'failed'; readonly error: string };
@@ -31,27 +31,27 @@ export type WindowCompanionState =
  * flavours in step with the workspace and the preferences, and hands out the terminal variables.
  */
 @injectable()
-export class WindowCompanionService {
+export class WindowServerService {
 
     @inject(IdeCompanionBackend) protected readonly backend: IdeCompanionBackend;
-    @inject(IdeCompanionFrontendClientImpl) protected readonly client: IdeCompanionFrontendClientImpl;
+    @inject(WindowEditorClientImpl) protected readonly client: WindowEditorClientImpl;
     @inject(WorkspaceService) protected readonly workspaceService: WorkspaceService;
     @inject(PreferenceService) protected readonly preferenceService: PreferenceService;
     @inject(IdeCompanionPreferences) protected readonly preferences: IdeCompanionPreferences;
     @inject(ExecutionSettings) protected readonly settings: ExecutionSettings;
-    @inject(ILogger) @named('ai-cli-core:WindowCompanionService') protected readonly logger: ILogger;
+    @inject(ILogger) @named('ai-cli-core:WindowServerService') protected readonly logger: ILogger;
 
-    protected _state: WindowCompanionState = { kind: 'starting' };
+    protected _state: WindowServerState = { kind: 'starting' };
     /** Resolves with the status once the server runs, or undefined when it is off or failed. */
-    protected settled: Promise<WindowCompanionStatus | undefined>;
+    protected settled: Promise<WindowServerStatus | undefined>;
     /** Start, stop and flavour changes run one after another, in the order the user made them. */
     protected queue: Promise<unknown> = Promise.resolve();
 
-    protected readonly onDidChangeStateEmitter = new Emitter<WindowCompanionState>();
-    readonly onDidChangeState: Event<WindowCompanionState> = this.onDidChangeStateEmitter.event;
+    protected readonly onDidChangeStateEmitter = new Emitter<WindowServerState>();
+    readonly onDidChangeState: Event<WindowServerState> = this.onDidChangeStateEmitter.event;
     /** Fires after every successful attach, including re-attaches after the backend connection returned. */
-    protected readonly onDidAttachEmitter = new Emitter<WindowCompanionStatus>();
-    readonly onDidAttach: Event<WindowCompanionStatus> = this.onDidAttachEmitter.event;
+    protected readonly onDidAttachEmitter = new Emitter<WindowServerStatus>();
+    readonly onDidAttach: Event<WindowServerStatus> = this.onDidAttachEmitter.event;
 
     @postConstruct()
     protected init(): void {
@@ -80,17 +80,17 @@ export class WindowCompanionService {
         });
     }
 
-    get state(): WindowCompanionState {
+    get state(): WindowServerState {
         return this._state;
     }
 
     /** The server's status while it runs. */
-    get status(): WindowCompanionStatus | undefined {
+    get status(): WindowServerStatus | undefined {
         return this._state.kind === 'running' ? this._state.status : undefined;
     }
 
     /** Resolves once the server runs and its discovery files exist, or with undefined if it is off or failed. */
-    whenSettled(): Promise<WindowCompanionStatus | undefined> {
+    whenSettled(): Promise<WindowServerStatus | undefined> {
         return this.settled;
     }
 
@@ -106,17 +106,17 @@ export class WindowCompanionService {
     }
 
     /** Retries after a failure: the user asked for it. */
-    restart(): Promise<WindowCompanionStatus | undefined> {
+    restart(): Promise<WindowServerStatus | undefined> {
         return this.applyPreferences(true);
     }
 
-    protected applyPreferences(forceAttach = false): Promise<WindowCompanionStatus | undefined> {
+    protected applyPreferences(forceAttach = false): Promise<WindowServerStatus | undefined> {
         this.settled = this.enqueue(() => this.reconcile(forceAttach));
         return this.settled;
     }
 
     /** Brings the backend in line with the preferences: attached with the right flavours, or detached. */
-    protected async reconcile(forceAttach: boolean): Promise<WindowCompanionStatus | undefined> {
+    protected async reconcile(forceAttach: boolean): Promise<WindowServerStatus | undefined> {
         const flavours = this.enabledFlavours();
         try {
             if (!flavours.length) {
@@ -144,7 +144,7 @@ export class WindowCompanionService {
         }
     }
 
-    protected async attach(flavours: CliFlavourId[]): Promise<WindowCompanionStatus> {
+    protected async attach(flavours: CliFlavourId[]): Promise<WindowServerStatus> {
         const status = await this.backend.attachWindow({
             windowId: sessionStorage.getItem(WINDOW_ID_KEY) ?? undefined,
             reclaim: sessionStorage.getItem(PAGE_LEFT_KEY) === 'true' || this._state.kind === 'running',
@@ -203,7 +203,7 @@ export class WindowCompanionService {
         return run;
     }
 
-    protected setState(state: WindowCompanionState): void {
+    protected setState(state: WindowServerState): void {
         this._state = state;
         this.onDidChangeStateEmitter.fire(state);
     }

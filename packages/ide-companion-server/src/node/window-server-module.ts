@@ -6,8 +6,8 @@ import { IdeContextTools } from './tools/ide-context-tools';
 import { IdeDiffTools } from './diff/ide-diff-tools';
 import { McpEndpoint } from './mcp-endpoint';
 import { McpToolContribution, registerContributedTools } from './tools/mcp-tool-contribution';
-import { WindowCompanion } from './window-companion';
-import { WindowCompanionOptions } from './window-companion-options';
+import { WindowServer } from './window-server';
+import { WindowServerOptions } from './window-server-options';
 import { WindowContext } from './window-context';
 import { WindowCredentials } from './guards/window-credentials';
 
@@ -17,15 +17,15 @@ export const contributedToolsOf = (context: interfaces.Context) => context.conta
 /**
  * The graph of one window: its context and secrets, its endpoints (`McpEndpoint`, one per transport)
  * and the tools they give their sessions (`McpToolContribution`), its diff review and the
- * `WindowCompanion` that ties them to the window's life. This module binds what every window has:
+ * `WindowServer` that ties them to the window's life. This module binds what every window has:
  * the Streamable HTTP endpoint (Gemini CLI, Qwen Code, ACP agents) with the IDE and diff tools.
  * Another transport or tool set comes from an extension's `WindowModuleContribution`.
  */
-export const windowCompanionModule = new ContainerModule(bind => {
+export const windowServerModule = new ContainerModule(bind => {
     bind(WindowContext).toSelf().inSingletonScope();
     bind(WindowCredentials).toSelf().inSingletonScope();
     bind(DiffReviewManager).toSelf().inSingletonScope();
-    bind(WindowCompanion).toSelf().inSingletonScope();
+    bind(WindowServer).toSelf().inSingletonScope();
 
     bindContributions(bind, McpToolContribution);
     bind(IdeContextTools).toSelf().inSingletonScope();
@@ -50,9 +50,9 @@ export const windowCompanionModule = new ContainerModule(bind => {
  * Builds one window's graph in a container of its own (a child of `parent` when given), from this
  * module and the contributed `modules`.
  */
-export function createWindowCompanion(options: WindowCompanionOptions, parent?: interfaces.Container, modules: readonly interfaces.ContainerModule[] = []): WindowCompanion {
+export function createWindowServer(options: WindowServerOptions, parent?: interfaces.Container, modules: readonly interfaces.ContainerModule[] = []): WindowServer {
     const container = parent ? parent.createChild() : new Container();
-    container.bind(WindowCompanionOptions).toConstantValue(options);
-    container.load(windowCompanionModule, ...modules);
-    return container.get(WindowCompanion);
+    container.bind(WindowServerOptions).toConstantValue(options);
+    container.load(windowServerModule, ...modules);
+    return container.get(WindowServer);
 }

@@ -1,7 +1,7 @@
 import { inject, injectable } from '@theia/core/shared/inversify';
 import { Emitter, Event } from '@theia/core/lib/common/event';
 import {
-    CompanionEvent, DiffProposal, IdeCompanionFrontendClient, OpenFileRequest, WindowCompanionStatus, RpcText
+    WindowEvent, DiffProposal, WindowEditorClient, OpenFileRequest, WindowServerStatus, RpcText
 } from '@theia-cli-companion/ide-companion-server/lib/common';
 import type { DocumentState, FileDiagnostics } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import type { CliDiffRequests } from './diff-review/cli-diff-requests';
@@ -24,11 +24,11 @@ export interface IdeToolsHandler {
 
 /** Receives the backend's pushes and requests for this window. */
 @injectable()
-export class IdeCompanionFrontendClientImpl implements IdeCompanionFrontendClient {
-    protected readonly onDidChangeStatusEmitter = new Emitter<WindowCompanionStatus>();
-    readonly onDidChangeStatus: Event<WindowCompanionStatus> = this.onDidChangeStatusEmitter.event;
-    protected readonly onDidLogEmitter = new Emitter<CompanionEvent>();
-    readonly onDidLog: Event<CompanionEvent> = this.onDidLogEmitter.event;
+export class WindowEditorClientImpl implements WindowEditorClient {
+    protected readonly onDidChangeStatusEmitter = new Emitter<WindowServerStatus>();
+    readonly onDidChangeStatus: Event<WindowServerStatus> = this.onDidChangeStatusEmitter.event;
+    protected readonly onDidLogEmitter = new Emitter<WindowEvent>();
+    readonly onDidLog: Event<WindowEvent> = this.onDidLogEmitter.event;
 
     @inject(CliDiffRequestsProvider)
     protected readonly cliDiffs: CliDiffRequestsProvider;
@@ -52,11 +52,11 @@ export class IdeCompanionFrontendClientImpl implements IdeCompanionFrontendClien
         return this.tools.openFile(request);
     }
 
-    notifyStatusChanged(status: WindowCompanionStatus): void {
+    notifyStatusChanged(status: WindowServerStatus): void {
         this.onDidChangeStatusEmitter.fire(status);
     }
 
-    notifyEvent(event: CompanionEvent): void {
+    notifyEvent(event: WindowEvent): void {
         this.onDidLogEmitter.fire(event);
     }
 

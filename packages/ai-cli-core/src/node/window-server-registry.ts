@@ -5,12 +5,12 @@ import { ILogger } from '@theia/core/lib/common/logger';
 import { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
 import { CliFlavour, removeStaleDiscoveryFiles } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { stdioBridgeCommand, WindowCompanion } from '@theia-cli-companion/ide-companion-server/lib/node';
+import { stdioBridgeCommand, WindowServer } from '@theia-cli-companion/ide-companion-server/lib/node';
 import { WindowModuleContribution } from './window-module-contribution';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 
 interface WindowEntry {
-    readonly companion: WindowCompanion;
+    readonly companion: WindowServer;
     /** The frontend connection that currently owns the window; undefined while it is away. */
     owner?: object;
     closeTimer?: NodeJS.Timeout;
@@ -26,9 +26,9 @@ const WINDOW_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
  * discovery files go.
  */
 @injectable()
-export class WindowCompanionRegistry implements BackendApplicationContribution {
+export class WindowServerRegistry implements BackendApplicationContribution {
 
-    @inject(ILogger) @named('ai-cli-core:WindowCompanionRegistry')
+    @inject(ILogger) @named('ai-cli-core:WindowServerRegistry')
     protected readonly logger: ILogger;
 
     @inject(ContributionProvider) @named(WindowModuleContribution)
@@ -73,7 +73,7 @@ export class WindowCompanionRegistry implements BackendApplicationContribution {
      * Gives `owner` the window it had before a reload (same id, not owned by another live connection),
      * or a new one. Resolves when the server listens and its discovery files are on disk.
      */
-    async attach(owner: object, rootPaths: readonly string[], flavours: readonly CliFlavourId[], requestedId?: string, reclaim = false): Promise<WindowCompanion> {
+    async attach(owner: object, rootPaths: readonly string[], flavours: readonly CliFlavourId[], requestedId?: string, reclaim = false): Promise<WindowServer> {
         await (this.staleFilesRemoved ??= this.removeStaleFiles());
         if (this.stopping) {
             throw new Error('The backend is shutting down');
@@ -90,9 +90,9 @@ export class WindowCompanionRegistry implements BackendApplicationContribution {
         }
         // Loaded on the first window, not at backend start: the MCP SDK is a large part of the
         // backend's startup cost (docs/BENCHMARKS.md, "Backend ready").
-        const { createWindowCompanion } = await import('@theia-cli-companion/ide-companion-server/lib/node/window');
+        const { createWindowServer } = await import('@theia-cli-companion/ide-companion-server/lib/node/window');
         const modules = await (this.windowModules ??= this.loadWindowModules());
-        const companion = createWindowCompanion({
+        const companion = createWindowServer({
             windowId: randomUUID(),
             flavours: this.flavours,
             logger: this.logger,

@@ -1,5 +1,5 @@
 /** The part of Theia's ILogger the node services use; tests pass a recording one. */
-export interface CompanionLogger {
+export interface WindowLogger {
     debug(message: string): unknown;
     info(message: string): unknown;
     warn(message: string): unknown;

@@ -4,15 +4,15 @@ let disableDom = enableBrowserDom();
 import { expect } from 'chai';
 import { Disposable } from '@theia/core/lib/common/disposable';
 import type { CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import type { WindowCompanionStatus } from '@theia-cli-companion/ide-companion-server/lib/common';
+import type { WindowServerStatus } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { AttachWindowRequest, IdeCompanionBackend } from '../common/ide-companion-protocol';
 import { bindIdeCompanionPreferences, COMPANION_ENABLED_PREF, flavourPreference, ideCompanionPreferenceSchema } from '../common/ide-companion-preferences';
-import { IdeCompanionFrontendClientImpl } from './ide-companion-frontend-client-impl';
-import { WindowCompanionService } from './window-companion-service';
+import { WindowEditorClientImpl } from './window-editor-client-impl';
+import { WindowServerService } from './window-server-service';
 
 disableDom();
 
-describe('WindowCompanionService', () => {
+describe('WindowServerService', () => {
     let bed: UserScopeTestbed;
     let attached: CliFlavourId[][];
 
@@ -26,11 +26,11 @@ describe('WindowCompanionService', () => {
         bed.container.bind(IdeCompanionBackend).toConstantValue({
             attachWindow: async (request: AttachWindowRequest) => {
                 attached.push([...request.flavours]);
-                return { windowId: 'window-1', terminalEnvironment: {} } as unknown as WindowCompanionStatus;
+                return { windowId: 'window-1', terminalEnvironment: {} } as unknown as WindowServerStatus;
             }
         } as unknown as IdeCompanionBackend);
-        bed.container.bind(IdeCompanionFrontendClientImpl).toConstantValue({ onDidChangeStatus: () => Disposable.NULL } as unknown as IdeCompanionFrontendClientImpl);
-        bed.container.bind(WindowCompanionService).toSelf().inSingletonScope();
+        bed.container.bind(WindowEditorClientImpl).toConstantValue({ onDidChangeStatus: () => Disposable.NULL } as unknown as WindowEditorClientImpl);
+        bed.container.bind(WindowServerService).toSelf().inSingletonScope();
         await bed.ready();
     });
 
@@ -40,7 +40,7 @@ describe('WindowCompanionService', () => {
         it(`a repository's settings (${scope}) cannot turn the companion on when the user turned it off, and the user is told`, async () => {
             await bed.set('user', COMPANION_ENABLED_PREF, false);
             await bed.set(scope, COMPANION_ENABLED_PREF, true);
-            const service = bed.get(WindowCompanionService);
+            const service = bed.get(WindowServerService);
             expect(await service.whenSettled()).to.equal(undefined);
             expect(service.state.kind).to.equal('disabled');
             expect(attached, 'no server started').to.deep.equal([]);
@@ -50,7 +50,7 @@ describe('WindowCompanionService', () => {
         it(`nor offer IDE mode to a CLI the user turned off (${scope})`, async () => {
             await bed.set('user', flavourPreference('gemini', 'enabled'), false);
             await bed.set(scope, flavourPreference('gemini', 'enabled'), true);
-            await bed.get(WindowCompanionService).whenSettled();
+            await bed.get(WindowServerService).whenSettled();
             expect(attached).to.have.length(1);
             expect(attached[0]).to.deep.equal(['qwen', 'claude']);
             expect(told(flavourPreference('gemini', 'enabled'))).to.have.length(1);

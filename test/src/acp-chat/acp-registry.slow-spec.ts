@@ -73,7 +73,6 @@ describe('ACP chat: agents from the ACP Registry', function (): void {
         host.put('/malformed.json', JSON.stringify({ version: '1.0.0', agents: 'none' }));
         Object.assign(sandbox.env, { npm_config_registry: host.npmRegistry, npm_config_update_notifier: 'false' });
         fs.writeFileSync(path.join(sandbox.theiaConfig, 'settings.json'), JSON.stringify({
-            'security.workspace.trust.enabled': false,
             'aiCliCompanion.acp.registryUrl': host.url('/registry.json')
         }));
         // A cloned repository that names a registry of its own: never listed, never installed from.

@@ -225,6 +225,11 @@ export class CodeServerWindow implements IdeWindow {
         return this.clickTitleAction('Reject Diff');
     }
 
+    /** Answers the workspace trust dialog of a folder's first window "Yes, I trust the authors", as a user opening their own folder does. */
+    trustFolder(): Promise<void> {
+        return this.answerDialog(/Yes, I trust the authors/);
+    }
+
     /** Clicks one of the diff's title bar actions (✓ Accept Diff, ✗ Reject Diff). */
     async clickTitleAction(label: string): Promise<void> {
         await this.page.locator(`.editor-group-container.active .editor-actions .action-label[aria-label^="${label}"]`).first().click();

@@ -1,12 +1,13 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { fileURLToPath } from 'url';
 import { BrowserContext, Locator, Page } from 'playwright-core';
 import { launchBrowser, openTheiaWindow } from './browser';
 import { BrowserTerminal } from './browser-terminal';
 import { TheiaDiffEditor } from './theia-diff-editor';
 import { IdeWindow } from './ide-window';
 import { until } from '../support/processes';
-import { Sandbox, updateTheiaSettings } from '../support/sandbox';
+import { readTheiaSettings, Sandbox, updateTheiaSettings } from '../support/sandbox';
 
 const STATUS_ITEM = '#status-bar-ai-cli-ide-companion\\.status';
 let settingsChanges = 0;
@@ -30,15 +31,56 @@ export class TheiaWindow implements IdeWindow {
         this.terminal = new BrowserTerminal(page, scratchDir, '.terminal-container .xterm-helper-textarea', what => this.describeForFailure(what));
     }
 
-    /** A new window in its own browser profile; `beforeLoad` sees its page before the app loads. */
+    /**
+     * A new window in its own browser profile; `beforeLoad` sees its page before the app loads. Theia's
+     * workspace trust asks on the first window of a folder: the window answers it as a user does ({@link trustWorkspaceIfAsked}).
+     */
     static async open(sandbox: Sandbox, url: string, beforeLoad?: (page: Page) => void): Promise<TheiaWindow> {
         const context = await launchBrowser(sandbox);
         try {
-            return new TheiaWindow(await openTheiaWindow(context, url, beforeLoad), sandbox.tmp, context);
+            const window = new TheiaWindow(await openTheiaWindow(context, url, beforeLoad), sandbox.tmp, context);
+            await window.trustWorkspaceIfAsked(sandbox);
+            return window;
         } catch (error) {
             await context.close();
             throw error;
         }
+    }
+
+    /**
+     * Answers Theia's workspace trust dialog "Yes, I trust the authors", as a user opening their own folder does, when
+     * Theia asks: trust on (its default), asked at start-up, and the folder not yet among the user's trusted folders
+     * (Theia adds it there on that answer, so the next window on it is not asked). A test about trust sets
+     * `security.workspace.trust.*` itself and answers the dialog its own way.
+     */
+    async trustWorkspaceIfAsked(sandbox: Pick<Sandbox, 'theiaConfig'>): Promise<void> {
+        const settings = readTheiaSettings(sandbox);
+        if (settings['security.workspace.trust.enabled'] === false || settings['security.workspace.trust.startupPrompt'] === 'never') {
+            return;
+        }
+        const workspace = await until(async () => decodeURI((await this.page.evaluate(() => window.location.hash)).slice(1)), 'the workspace in the window\'s URL', 20000);
+        const trusted = () => {
+            let folders: string[];
+            try {
+                folders = (readTheiaSettings(sandbox)['security.workspace.trust.trustedFolders'] ?? []) as string[];
+            } catch {
+                return false; // Theia is writing the file now.
+            }
+            return folders.some(folder => {
+                const relative = folder.startsWith('file:') ? path.relative(fileURLToPath(folder), workspace) : '..';
+                return !relative.startsWith('..') && !path.isAbsolute(relative);
+            });
+        };
+        if (trusted()) {
+            return;
+        }
+        const dialog = this.page.locator('.workspace-trust-dialog');
+        await dialog.waitFor({ state: 'visible', timeout: 20000 }).catch(async error => {
+            throw new Error(`${error.message}: Theia did not ask whether to trust ${workspace}; ${await this.describeForFailure('workspace-trust')}`);
+        });
+        await dialog.locator('button', { hasText: 'Yes, I trust the authors' }).click();
+        await dialog.waitFor({ state: 'detached', timeout: 10000 });
+        await until(trusted, `${workspace} among the user's trusted folders`, 10000);
     }
 
     /** Closes the window the way a user closes the tab (the browser goes with it). */

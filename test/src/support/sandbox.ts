@@ -29,11 +29,8 @@ export function createSandbox(theiaSettings: Record<string, unknown> = {}): Sand
         xdgState: path.join(root, 'home', '.local', 'state')
     };
     Object.values(dirs).forEach(dir => fs.mkdirSync(dir, { recursive: true }));
-    fs.writeFileSync(path.join(dirs.theia, 'settings.json'), JSON.stringify({
-        // A fresh profile would show the trust dialog, which blocks all input.
-        'security.workspace.trust.enabled': false,
-        ...theiaSettings
-    }));
+    // Theia's defaults, workspace trust included: the first window on a folder asks, and TheiaWindow.open answers as a user does.
+    fs.writeFileSync(path.join(dirs.theia, 'settings.json'), JSON.stringify(theiaSettings));
     const env: NodeJS.ProcessEnv = {
         PATH: process.env.PATH,
         LANG: 'C.UTF-8',
@@ -75,6 +72,16 @@ export function createWorkspace(sandbox: Sandbox, name: string, files: Record<st
         fs.writeFileSync(path.join(dir, relative), content);
     }
     return fs.realpathSync(dir);
+}
+
+/** The user's Theia settings as settings.json holds them now. */
+export function readTheiaSettings(sandbox: Pick<Sandbox, 'theiaConfig'>): Record<string, unknown> {
+    const file = path.join(sandbox.theiaConfig, 'settings.json');
+    try {
+        return JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch (error) {
+        throw new Error(`${file} is no JSON object: ${(error as Error).message}`);
+    }
 }
 
 /** Changes the user's Theia settings the way a user editing settings.json does; a running app picks them up. */

@@ -47,6 +47,8 @@ describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}`, function ():
     const openWindow = async () => {
         const opened = await CodeServerWindow.open(sandbox, server.windowUrl(workspace));
         windows.push(opened);
+        // code-server's default workspace trust: a window in a browser profile of its own asks, as for a first window.
+        await opened.trustFolder();
         return opened;
     };
     const explain = async (error: Error) => {
@@ -74,7 +76,6 @@ describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}`, function ():
         api = new MockAnthropicApi(request => MockAnthropicApi.isMainConversation(request) ? script(request) : MockAnthropicApi.sideAnswer(request));
         prepareClaudeCode(sandbox, await api.start(), workspace);
         server = new CodeServer(sandbox, {
-            'security.workspace.trust.enabled': false,
             'aiCliCompanion.gemini.command': path.join(markers, 'from-user.sh'),
             'aiCliCompanion.gemini.args': ['--from', 'user settings']
         });

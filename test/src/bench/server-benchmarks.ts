@@ -109,6 +109,11 @@ export async function benchThroughput(options: ServerBenchOptions): Promise<Figu
         await window.stop();
         await bare.stop();
     }
+    return throughputFigures(rates, latencies);
+}
+
+/** The throughput and latency figures of both servers' alternating batches. */
+function throughputFigures(rates: Record<'ours' | 'bare', number[]>, latencies: Record<'ours' | 'bare', number[]>): Figure[] {
     const oursRate = summarize(rates.ours);
     const bareRate = summarize(rates.bare);
     const oursLatency = summarize(latencies.ours);

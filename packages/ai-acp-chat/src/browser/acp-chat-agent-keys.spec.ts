@@ -7,7 +7,7 @@ import type { MutableChatRequestModel } from '@theia/ai-chat';
 import type { KeyStoreService } from '@theia/core/lib/common/key-store';
 import { AcpAgentDefinition } from '@theia-cli-companion/acp-client/lib/common';
 import { AcpChatBackend, AcpStartFailure } from '../common/acp-chat-protocol';
-import { ACP_KEY_STORE_SERVICE, AcpChatAgent, AcpChatAgentServices } from './acp-chat-agent';
+import { ACP_KEY_STORE_SERVICE, AcpAgentSignIn, AcpAgentSignInServices } from './acp-agent-sign-in';
 
 disableDom();
 
@@ -15,11 +15,11 @@ const KEY_METHOD: acp.AuthMethod = { id: 'gemini-api-key', name: 'Use an API key
 const FAILURE: Extract<AcpStartFailure, { kind: 'auth-required' }> = { kind: 'auth-required', message: 'auth required', methods: [KEY_METHOD] };
 
 /** Answers no question: what matters is which key, if any, reaches the agent without asking. */
-class QuietAgent extends AcpChatAgent {
+class QuietSignIn extends AcpAgentSignIn {
     protected override askForMethod(): Promise<acp.AuthMethod | undefined> {
         return Promise.resolve(undefined);
     }
-    signIn(): Promise<boolean> {
+    tryKeptKey(): Promise<boolean> {
         const request = { session: { id: 'chat-1' }, response: { response: { addContent: () => undefined } } } as unknown as MutableChatRequestModel;
         return this.authenticate(request, FAILURE);
     }
@@ -30,7 +30,7 @@ describe('ACP agents\' stored keys', () => {
     let stored: Map<string, string>;
     let given: string[];
 
-    const agent = (definition: AcpAgentDefinition) => new QuietAgent(definition, {
+    const agent = (definition: AcpAgentDefinition) => new QuietSignIn(definition, {
         keyStore: {
             getPassword: async (service: string, account: string) => service === ACP_KEY_STORE_SERVICE ? stored.get(account) : undefined,
             deletePassword: async (_service: string, account: string) => stored.delete(account)
@@ -38,7 +38,7 @@ describe('ACP agents\' stored keys', () => {
         backend: {
             authenticate: async (_chat: string, _method: string, meta?: Record<string, unknown>) => { given.push(String(meta?.['api-key'])); }
         } as unknown as AcpChatBackend
-    } as unknown as AcpChatAgentServices);
+    } as unknown as AcpAgentSignInServices);
 
     beforeEach(async () => {
         stored = new Map();
@@ -49,7 +49,7 @@ describe('ACP agents\' stored keys', () => {
     });
 
     it('gives the kept key to the agent it was entered for', async () => {
-        expect(await agent(mine).signIn()).to.equal(true);
+        expect(await agent(mine).tryKeptKey()).to.equal(true);
         expect(given).to.deep.equal(['the-users-key']);
     });
 
@@ -59,7 +59,7 @@ describe('ACP agents\' stored keys', () => {
             { ...mine, args: ['--acp', '--proxy', 'http://attacker'] },
             { ...mine, env: { NODE_OPTIONS: '--require ./x.js' } }
         ]) {
-            expect(await agent(impostor).signIn(), JSON.stringify(impostor)).to.equal(false);
+            expect(await agent(impostor).tryKeptKey(), JSON.stringify(impostor)).to.equal(false);
         }
         expect(given).to.deep.equal([]);
     });

@@ -1,19 +1,17 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import {
-    ChatAgent, ChatAgentLocation, ChatMode, ErrorChatResponseContentImpl, MutableChatRequestModel, QuestionResponseContentImpl
-} from '@theia/ai-chat';
+import { ChatAgent, ChatAgentLocation, ChatMode, ErrorChatResponseContentImpl, MutableChatRequestModel } from '@theia/ai-chat';
 import type { KeyStoreService } from '@theia/core/lib/common/key-store';
 import type { QuickInputService } from '@theia/core/lib/common/quick-pick-service';
 import { LanguageModelRequirement, PromptVariantSet } from '@theia/ai-core';
 import { nls } from '@theia/core/lib/common/nls';
-import { AcpAgentDefinition, agentIdentity } from '@theia-cli-companion/acp-client/lib/common';
+import { AcpAgentDefinition } from '@theia-cli-companion/acp-client/lib/common';
 import type { DiffReviewService } from '@theia-cli-companion/ai-cli-core/lib/browser';
-import { AcpChatBackend, AcpSessionInfo, AcpStartFailure, AcpStartResult } from '../common/acp-chat-protocol';
+import { AcpChatBackend, AcpPromptResult, AcpSessionInfo, AcpStartFailure, AcpStartResult } from '../common/acp-chat-protocol';
 import type { SharedMcpServer } from '../common/theia-mcp-servers';
+import { AcpAgentSignIn } from './acp-agent-sign-in';
 import { AcpChatClientImpl } from './acp-chat-client-impl';
 import { AcpChatTurn } from './acp-chat-turn';
 import { AgentMarkdownContent } from './agent-markdown/agent-markdown-content';
-import { markdownText } from './agent-markdown/markdown-text';
 import type { AcpTurnChanges } from './checkpoints/acp-turn-changes';
 import { AcpPromptAttachments } from './prompt/acp-prompt-attachments';
 import { AttachmentOutcome, promptBlocks } from './prompt/acp-prompt-blocks';
@@ -22,9 +20,6 @@ import { AttachmentOutcome, promptBlocks } from './prompt/acp-prompt-blocks';
 export const ACP_SESSION_SETTING = 'acpSessionId';
 /** The ACP session id of each agent of a chat (by agent name), stored with the chat so reopening it can load them. */
 export const ACP_SESSION_IDS_SETTING = 'acpSessionIds';
-
-/** Where agents' API keys are kept: Theia's secret storage (the OS keyring, or memory where there is none). */
-export const ACP_KEY_STORE_SERVICE = 'theia-cli-companion.acp';
 
 export interface AcpChatAgentServices {
     readonly backend: AcpChatBackend;
@@ -70,8 +65,10 @@ export class AcpChatAgent implements ChatAgent {
     protected readonly selectedModes = new Map<string, string | undefined>();
     /** The modes the agent offered in its last session; the chat shows them once known. */
     modes?: ChatMode[];
+    protected readonly signIn: AcpAgentSignIn;
 
     constructor(readonly definition: AcpAgentDefinition, protected readonly services: AcpChatAgentServices) {
+        this.signIn = new AcpAgentSignIn(definition, services);
         this.id = definition.name;
         this.name = definition.name;
         this.description = definition.description ?? nls.localize('theia-cli-companion/acp-chat/agentDescription',
@@ -81,63 +78,20 @@ export class AcpChatAgent implements ChatAgent {
     async invoke(request: MutableChatRequestModel): Promise<void> {
         const chatId = request.session.id;
         const response = request.response;
-        const { backend, client } = this.services;
-        const turn = new AcpChatTurn(request, this.name, this.services.diffs, commands => this.services.onCommands(this, commands), modeId => this.rememberMode(chatId, modeId), {
-            read: filePath => backend.readForReview(chatId, filePath),
-            replaceWritten: (filePath, expected, reviewed) => backend.replaceWritten(chatId, filePath, expected, reviewed)
-        });
-        turn.omittedOutputs = this.omittedOutputsOf(chatId);
-        client.attach(chatId, turn, this.name);
-        const cancel = response.cancellationToken.onCancellationRequested(() => backend.cancel(chatId).catch(() => undefined));
+        const turn = this.openTurn(request);
+        const cancel = response.cancellationToken.onCancellationRequested(() => this.services.backend.cancel(chatId).catch(() => undefined));
         try {
             turn.roots = (await this.services.workspace())?.roots ?? [];
-            // An exit the backend reported is of the agent the chat talked to then: this one's, if it still does.
-            const exitedEarlier = client.chatAgents.get(chatId) === this.name ? client.exitsWhileIdle.get(chatId) : undefined;
-            if (exitedEarlier) {
-                client.exitsWhileIdle.delete(chatId);
-                this.sessions.delete(chatId);
-                turn.onUpdate({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `*${exitedEarlier}; restarting it.*\n\n` } });
-            }
+            this.restartIfExited(chatId, turn);
             const session = await this.ensureSession(request);
             if (!session) {
                 return;
             }
             await this.applyMode(chatId, session, request.request.modeId);
-            const notes = this.notesForAgent.get(chatId) ?? [];
-            this.notesForAgent.delete(chatId);
-            const attachments = await this.services.attachments.of(request);
-            const { blocks, outcomes } = promptBlocks(messageText(request), attachments, session.promptCapabilities, this.name);
-            if (outcomes.length) {
-                response.response.addContent(new AgentMarkdownContent(`*${this.describeAttachments(outcomes)}*\n\n`, turn.roots));
-            }
-            const result = await backend.prompt(chatId, [
-                ...notes.map(text => ({ type: 'text' as const, text })),
-                ...(blocks.length ? blocks : [{ type: 'text' as const, text: '' }])
-            ], request.id, this.name);
+            const result = await this.sendPrompt(request, session, turn);
             // Also after a failed or cancelled turn: whatever it wrote can be restored.
-            await turn.settled();
-            const checkpoint = await backend.endTurn(chatId, request.id).catch(() => undefined);
-            if (checkpoint) {
-                this.services.turnChanges.record(request, checkpoint, this.name);
-            }
-            if (!result.ok) {
-                if (turn.exitMessage) {
-                    this.sessions.delete(chatId);
-                }
-                this.fail(request, turn.exitMessage
-                    ? `${turn.exitMessage}\n\n${nls.localize('theia-cli-companion/acp-chat/restartHint', 'The next message restarts the agent.')}`
-                    : result.message);
-                return;
-            }
-            if (result.stopReason === 'cancelled' || response.cancellationToken.isCancellationRequested) {
-                response.cancel();
-                return;
-            }
-            if (result.stopReason !== 'end_turn') {
-                response.response.addContent(new AgentMarkdownContent(`\n\n*${nls.localize('theia-cli-companion/acp-chat/stopReason',
-                    'The agent stopped: {0}', result.stopReason)}*`, turn.roots));
-            }
-            response.complete();
+            await this.recordTurn(request, turn);
+            this.finishTurn(request, turn, result);
         } catch (error) {
             this.fail(request, String((error as Error)?.message ?? error));
         } finally {
@@ -146,8 +100,81 @@ export class AcpChatAgent implements ChatAgent {
             }
             cancel.dispose();
             turn.dispose();
-            client.detach(chatId, turn);
+            this.services.client.detach(chatId, turn);
         }
+    }
+
+    /** The request's turn, which the client hands the agent's updates and requests for the chat from now on. */
+    protected openTurn(request: MutableChatRequestModel): AcpChatTurn {
+        const chatId = request.session.id;
+        const { backend, client } = this.services;
+        const turn = new AcpChatTurn(request, this.name, this.services.diffs, commands => this.services.onCommands(this, commands), modeId => this.rememberMode(chatId, modeId), {
+            read: filePath => backend.readForReview(chatId, filePath),
+            replaceWritten: (filePath, expected, reviewed) => backend.replaceWritten(chatId, filePath, expected, reviewed)
+        });
+        turn.omittedOutputs = this.omittedOutputsOf(chatId);
+        client.attach(chatId, turn, this.name);
+        return turn;
+    }
+
+    /** An agent that exited since the chat's last turn is started afresh, and the chat says so. */
+    protected restartIfExited(chatId: string, turn: AcpChatTurn): void {
+        const { client } = this.services;
+        // An exit the backend reported is of the agent the chat talked to then: this one's, if it still does.
+        const exitedEarlier = client.chatAgents.get(chatId) === this.name ? client.exitsWhileIdle.get(chatId) : undefined;
+        if (exitedEarlier) {
+            client.exitsWhileIdle.delete(chatId);
+            this.sessions.delete(chatId);
+            turn.onUpdate({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `*${exitedEarlier}; restarting it.*\n\n` } });
+        }
+    }
+
+    /** Sends the message, its attachments and what the agent must hear first; resolves when the turn ends. */
+    protected async sendPrompt(request: MutableChatRequestModel, session: AcpSessionInfo, turn: AcpChatTurn): Promise<AcpPromptResult> {
+        const chatId = request.session.id;
+        const notes = this.notesForAgent.get(chatId) ?? [];
+        this.notesForAgent.delete(chatId);
+        const attachments = await this.services.attachments.of(request);
+        const { blocks, outcomes } = promptBlocks(messageText(request), attachments, session.promptCapabilities, this.name);
+        if (outcomes.length) {
+            request.response.response.addContent(new AgentMarkdownContent(`*${this.describeAttachments(outcomes)}*\n\n`, turn.roots));
+        }
+        return this.services.backend.prompt(chatId, [
+            ...notes.map(text => ({ type: 'text' as const, text })),
+            ...(blocks.length ? blocks : [{ type: 'text' as const, text: '' }])
+        ], request.id, this.name);
+    }
+
+    /** Lists the files the turn changed, with its checkpoint's restore, once its reviews settled. */
+    protected async recordTurn(request: MutableChatRequestModel, turn: AcpChatTurn): Promise<void> {
+        await turn.settled();
+        const checkpoint = await this.services.backend.endTurn(request.session.id, request.id).catch(() => undefined);
+        if (checkpoint) {
+            this.services.turnChanges.record(request, checkpoint, this.name);
+        }
+    }
+
+    /** Ends the chat's response as the turn ended: failed (the agent's exit restarts it next time), cancelled, stopped early or complete. */
+    protected finishTurn(request: MutableChatRequestModel, turn: AcpChatTurn, result: AcpPromptResult): void {
+        const response = request.response;
+        if (!result.ok) {
+            if (turn.exitMessage) {
+                this.sessions.delete(request.session.id);
+            }
+            this.fail(request, turn.exitMessage
+                ? `${turn.exitMessage}\n\n${nls.localize('theia-cli-companion/acp-chat/restartHint', 'The next message restarts the agent.')}`
+                : result.message);
+            return;
+        }
+        if (result.stopReason === 'cancelled' || response.cancellationToken.isCancellationRequested) {
+            response.cancel();
+            return;
+        }
+        if (result.stopReason !== 'end_turn') {
+            response.response.addContent(new AgentMarkdownContent(`\n\n*${nls.localize('theia-cli-companion/acp-chat/stopReason',
+                'The agent stopped: {0}', result.stopReason)}*`, turn.roots));
+        }
+        response.complete();
     }
 
     protected fail(request: MutableChatRequestModel, message: string): void {
@@ -189,7 +216,7 @@ export class AcpChatAgent implements ChatAgent {
             });
         };
         let result: AcpStartResult = await start();
-        if (!result.ok && result.failure.kind === 'auth-required' && await this.authenticate(request, result.failure)) {
+        if (!result.ok && result.failure.kind === 'auth-required' && await this.signIn.authenticate(request, result.failure)) {
             result = await start();
         }
         if (!result.ok) {
@@ -246,78 +273,6 @@ export class AcpChatAgent implements ChatAgent {
         }
     }
 
-    /**
-     * The agent wants credentials: a key kept from an earlier sign-in is tried first; otherwise the
-     * chat offers the agent's methods, and a key-based one asks for the key (never shown, logged or
-     * put in settings) and keeps it in Theia's secret storage once the agent accepted it.
-     */
-    protected async authenticate(request: MutableChatRequestModel, failure: Extract<AcpStartFailure, { kind: 'auth-required' }>): Promise<boolean> {
-        const chatId = request.session.id;
-        const { keyStore, backend } = this.services;
-        for (const method of failure.methods.filter(isKeyMethod)) {
-            const key = await keyStore.getPassword(ACP_KEY_STORE_SERVICE, this.keyAccount(method.id));
-            if (key) {
-                try {
-                    await backend.authenticate(chatId, method.id, { 'api-key': key });
-                    return true;
-                } catch {
-                    // The agent no longer takes it: forget it and ask.
-                    await keyStore.deletePassword(ACP_KEY_STORE_SERVICE, this.keyAccount(method.id));
-                }
-            }
-        }
-        const method = await this.askForMethod(request, failure);
-        if (!method) {
-            return false;
-        }
-        if (!isKeyMethod(method)) {
-            request.response.response.addContent(new AgentMarkdownContent(nls.localize('theia-cli-companion/acp-chat/signInOutside',
-                '*{0} signs in with "{1}" outside the IDE: run `{2}` in a terminal once, sign in there, then send your message again.*',
-                this.name, method.name, this.definition.command), []));
-            return false;
-        }
-        const key = await this.services.quickInput.input({
-            title: nls.localize('theia-cli-companion/acp-chat/keyTitle', '{0}: {1}', this.name, method.name),
-            prompt: nls.localize('theia-cli-companion/acp-chat/keyPrompt', "The key is kept in the IDE's secret storage."),
-            password: true, ignoreFocusLost: true
-        });
-        if (!key) {
-            return false;
-        }
-        try {
-            await backend.authenticate(chatId, method.id, { 'api-key': key });
-        } catch (error) {
-            request.response.response.addContent(new ErrorChatResponseContentImpl(new Error(nls.localize('theia-cli-companion/acp-chat/keyRefused',
-                '{0} did not accept the key: {1}', this.name, String((error as Error)?.message ?? error)))));
-            return false;
-        }
-        await keyStore.setPassword(ACP_KEY_STORE_SERVICE, this.keyAccount(method.id), key);
-        return true;
-    }
-
-    /** Keys are kept for what the agent runs, not for its name (see `agentIdentity`). */
-    protected keyAccount(methodId: string): string {
-        return `${agentIdentity(this.definition)}/${methodId}`;
-    }
-
-    protected askForMethod(request: MutableChatRequestModel, failure: Extract<AcpStartFailure, { kind: 'auth-required' }>): Promise<acp.AuthMethod | undefined> {
-        return new Promise(resolve => {
-            const response = request.response;
-            const options = failure.methods.map(method => ({ text: method.name, value: method.id, description: method.description ?? undefined }));
-            const question = new QuestionResponseContentImpl(
-                markdownText(nls.localize('theia-cli-companion/acp-chat/chooseSignIn', '{0} needs credentials ({1}). How do you want to sign in?',
-                    this.name, failure.message)),
-                options, request, selected => {
-                    question.selectedOption = selected;
-                    response.stopWaitingForInput();
-                    resolve(failure.methods.find(method => method.id === selected.value));
-                }, { header: nls.localize('theia-cli-companion/acp-chat/signIn', 'Sign in') });
-            response.response.addContent(question);
-            response.waitForInput();
-            response.cancellationToken.onCancellationRequested(() => resolve(undefined));
-        });
-    }
-
     protected describeFailure(failure: AcpStartFailure): string {
         switch (failure.kind) {
             case 'not-installed':
@@ -333,11 +288,6 @@ export class AcpChatAgent implements ChatAgent {
         }
     }
 
-    /**
-     * Switches to the mode the chat input's selector names, when the user chose it there: the selector
-     * does not follow *Set Agent Mode…* or the agent's own switches, so an unchanged selector must not
-     * undo them (it would silently put an auto-edit session back into asking, or the reverse).
-     */
     /** One line saying how each attachment reached the agent, and which did not, and why. */
     protected describeAttachments(outcomes: readonly AttachmentOutcome[]): string {
         const how = (outcome: AttachmentOutcome) => {
@@ -367,6 +317,11 @@ export class AcpChatAgent implements ChatAgent {
         return selectorModeId?.startsWith(prefix) ? selectorModeId.slice(prefix.length) : undefined;
     }
 
+    /**
+     * Switches to the mode the chat input's selector names, when the user chose it there: the selector
+     * does not follow *Set Agent Mode…* or the agent's own switches, so an unchanged selector must not
+     * undo them (it would silently put an auto-edit session back into asking, or the reverse).
+     */
     protected async applyMode(chatId: string, session: AcpSessionInfo, selectorModeId: string | undefined): Promise<void> {
         const modeId = this.ownModeId(selectorModeId);
         const chosenBefore = this.selectedModes.has(chatId);
@@ -429,11 +384,6 @@ export class AcpChatAgent implements ChatAgent {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
     return !!value && typeof value === 'object' && !Array.isArray(value);
-}
-
-/** A method authenticated with a key in `_meta['api-key']` (Gemini CLI's gemini-api-key declares it). */
-function isKeyMethod(method: acp.AuthMethod): boolean {
-    return !!(method as { _meta?: Record<string, unknown> | null })._meta?.['api-key'];
 }
 
 /**

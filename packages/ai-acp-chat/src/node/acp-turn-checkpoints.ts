@@ -18,6 +18,7 @@ import {
     blobsOf, describeStoredTurn, fileChangedSince, planRestore, readStoredTurns, recordRemovedTurns, RemovedTurn, removedTurnReason, RestoreOptions, StoredTurn, StoredTurnsSchema,
     unreadableIn
 } from './acp-turn-records';
+import { DelayedRun } from './delayed-run';
 
 const MIB = 1024 * 1024;
 
@@ -48,9 +49,9 @@ export class AcpTurnCheckpoints implements StorageUsageContribution {
     protected retention: CheckpointRetention = DEFAULT_CHECKPOINT_RETENTION;
     /** Collection runs alone; snapshots, comparisons, restores beside each other. */
     protected readonly guard = new StoreGuard();
-    protected collectionTimer?: ReturnType<typeof setTimeout>;
-    /** The collection scheduled last: settles once it ran (or was called off). */
-    protected scheduledCollection?: { done: Promise<void>; settle: () => void };
+    /** The next collection: settles once it ran (or was called off). Turns that end while it runs schedule the next one. */
+    protected readonly collection = new DelayedRun(
+        () => this.collect().then(() => undefined, error => this.logger.warn(`Could not collect the chat checkpoints: ${describeError(error)}`)));
     /** A collection follows the turns that ended within this long of each other once. */
     protected readonly collectionDelayMs: number = 10_000;
 
@@ -312,31 +313,16 @@ export class AcpTurnCheckpoints implements StorageUsageContribution {
 
     /** A collection soon: one for the turns that end meanwhile, never beside a snapshot or a restore of this store. */
     protected scheduleCollection(): void {
-        if (this.collectionTimer) {
-            return;
-        }
-        let settle!: () => void;
-        const scheduled = { done: new Promise<void>(resolve => settle = resolve), settle };
-        this.scheduledCollection = scheduled;
-        // Turns that end while it runs schedule the next one.
-        this.collectionTimer = setTimeout(() => {
-            this.collectionTimer = undefined;
-            this.collect().catch(error => this.logger.warn(`Could not collect the chat checkpoints: ${describeError(error)}`)).finally(scheduled.settle);
-        }, this.collectionDelayMs);
-        this.collectionTimer.unref?.();
+        this.collection.schedule(this.collectionDelayMs);
     }
 
     /** Resolves once the collection scheduled last (after a turn ended, or the retention changed) has run. */
-    async collected(): Promise<void> {
-        await this.scheduledCollection?.done;
+    collected(): Promise<void> {
+        return this.collection.done();
     }
 
     dispose(): void {
-        if (this.collectionTimer) {
-            clearTimeout(this.collectionTimer);
-            this.collectionTimer = undefined;
-            this.scheduledCollection?.settle();
-        }
+        this.collection.dispose();
     }
 
     /**

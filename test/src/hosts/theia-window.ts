@@ -58,7 +58,11 @@ export class TheiaWindow implements IdeWindow {
         if (settings['security.workspace.trust.enabled'] === false || settings['security.workspace.trust.startupPrompt'] === 'never') {
             return;
         }
-        const workspace = await until(async () => decodeURI((await this.page.evaluate(() => window.location.hash)).slice(1)), 'the workspace in the window\'s URL', 20000);
+        // Theia puts the workspace into the URL before the workbench shows; a window without a folder is trusted (security.workspace.trust.emptyWindow).
+        const workspace = decodeURI((await this.page.evaluate(() => window.location.hash)).slice(1));
+        if (!workspace) {
+            return;
+        }
         const trusted = () => {
             let folders: string[];
             try {

@@ -1,122 +1,42 @@
-import { execFileSync } from 'child_process';
 import { expect } from 'chai';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import type * as acp from '@agentclientprotocol/sdk';
 import { Container } from '@theia/core/shared/inversify';
-import { ILogger } from '@theia/core/lib/common/logger';
-import processBackendModule from '@theia/process/lib/node/process-backend-module';
-import { ProcessManager } from '@theia/process/lib/node/process-manager';
-import { AcpChatClient } from '../common/acp-chat-protocol';
-import { AcpChatBackendImpl } from './acp-chat-backend-impl';
-import { AcpAgentLauncher } from './acp-agent-launcher';
-import { AcpFileSystemHost } from './acp-file-system-host';
-import { AcpTerminalHost } from './acp-terminal-host';
-import { AcpTurnCheckpoints } from './acp-turn-checkpoints';
-import { EnvVariablesServer } from '@theia/core/lib/common/env-variables';
 import { FileUri } from '@theia/core/lib/common/file-uri';
-import { bindContributionProvider } from '@theia/core/lib/common/contribution-provider';
-import { IdeCompanionBackendImpl, WindowAgentCredentials, WindowServerRegistry, WindowModuleContribution } from '@theia-cli-companion/ai-cli-core/lib/node';
-import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
-import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
+import { IdeCompanionBackendImpl } from '@theia-cli-companion/ai-cli-core/lib/node';
 import { until } from '@theia-cli-companion/ide-companion-server/lib/node/test';
-
-const FAKE_AGENT = require.resolve('@theia-cli-companion/acp-client/lib/node/test/fake-acp-agent-main.js');
+import { AcpChatBackendImpl } from './acp-chat-backend-impl';
+import { AcpBackendTestbed, FAKE_AGENT, expectRejected } from './test/acp-backend-testbed';
 
 /**
  * The window's backend service, composed with Theia's real process services, and a scripted agent:
- * the workspace boundary, commands in real pseudo-terminals, and the failure reports.
+ * sessions (started, reopened, changed between agents, and their failures), turns and their checkpoints,
+ * and what reaches the window. The agent's files and terminals: acp-chat-backend-workspace.spec.ts.
  */
 describe('AcpChatBackendImpl', function (): void {
     this.timeout(20000);
+    const bed = new AcpBackendTestbed();
+    const { exits, unsupported, logged, messages } = bed;
     let root: string;
     let outside: string;
     let backend: AcpChatBackendImpl;
-    const reads: string[] = [];
-    const written: string[] = [];
-    /** What the window does when asked for the user's edit of a proposal: a test may act here, between the check and the write. */
-    let onEditedContentFor: (request: acp.WriteTextFileRequest) => string | undefined;
-    /** What the window's open editor of a file holds; undefined: no editor has it open. */
-    let onOpenEditorText: (filePath: string) => string | undefined = () => undefined;
-    const exits: string[] = [];
-    const unsupported: string[] = [];
-    const logged: string[] = [];
-    const messages: string[] = [];
-    const shown: { terminalId: string; processId: number; title: string }[] = [];
     let container: Container;
-    let home: ReturnType<typeof useTemporaryHome>;
 
     beforeEach(() => {
-        // The window's companion writes discovery files into HOME and TMPDIR: both are temporary here.
-        home = useTemporaryHome();
-        const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-backend-spec-')));
-        root = path.join(base, 'workspace');
-        outside = path.join(base, 'outside');
-        fs.mkdirSync(root);
-        fs.mkdirSync(outside);
-        fs.writeFileSync(path.join(outside, 'secret.txt'), 'secret\n');
-        // A symlink inside the workspace that points out of it.
-        fs.symlinkSync(outside, path.join(root, 'escape'));
-        onEditedContentFor = () => undefined;
-        onOpenEditorText = () => undefined;
-        reads.length = written.length = exits.length = logged.length = messages.length = shown.length = 0;
-        const log = async (message: unknown) => { logged.push(String(message)); };
-        const logger = { debug: log, info: log, warn: log, error: log, log, isDebug: async () => false, child: () => logger } as unknown as ILogger;
-        container = new Container();
-        container.load(processBackendModule);
-        container.bind(ILogger).toConstantValue(logger);
-        container.bind(AcpTerminalHost).toSelf().inSingletonScope();
-        container.bind(AcpFileSystemHost).toSelf().inSingletonScope();
-        container.bind(AcpAgentLauncher).toSelf().inSingletonScope();
-        // The core with one CLI flavour contributed (as IDE mode does), so that the agent's secret can be told from the CLI's.
-        bindContributionProvider(container.bind.bind(container), WindowModuleContribution);
-        container.bind(WindowModuleContribution).toConstantValue({ flavours: [GeminiCliFlavour] });
-        container.bind(WindowServerRegistry).toSelf().inSingletonScope();
-        container.bind(IdeCompanionBackendImpl).toSelf().inSingletonScope();
-        container.bind(WindowAgentCredentials).toService(IdeCompanionBackendImpl);
-        container.bind(EnvVariablesServer).toConstantValue({ getConfigDirUri: async () => FileUri.create(path.join(base, 'config')).toString() } as EnvVariablesServer);
-        container.bind(AcpTurnCheckpoints).toSelf().inSingletonScope();
-        container.bind(AcpChatBackendImpl).toSelf().inSingletonScope();
-        backend = container.get(AcpChatBackendImpl);
-        const client: AcpChatClient = {
-            onSessionUpdate: (_chat, update, toolCall) => {
-                sentToWindow += JSON.stringify(update).length + JSON.stringify(toolCall ?? {}).length;
-                if (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text') {
-                    messages.push(update.content.text);
-                }
-            },
-            showTerminal: (_chat, terminal) => shown.push(terminal),
-            askPermission: async (_chat, request: acp.RequestPermissionRequest) => ({
-                outcome: 'selected', optionId: request.options.find(o => o.kind === 'allow_once')!.optionId
-            }),
-            openEditorText: async (_chat, filePath) => {
-                reads.push(filePath);
-                return onOpenEditorText(filePath);
-            },
-            editedContentFor: async (_chat, request) => onEditedContentFor(request),
-            didWriteTextFile: async (_chat, filePath) => { written.push(filePath); },
-            onAgentExit: (_chat, message) => exits.push(message),
-            onUnsupportedRequest: (chat, method) => unsupported.push(`${chat}: ${method}`)
-        };
-        backend.setClient(client);
+        bed.setUp();
+        ({ root, outside, backend, container } = bed);
     });
 
-    afterEach(async () => {
-        backend.dispose();
-        await container.get(IdeCompanionBackendImpl).detachWindow();
-        await container.get(AcpTurnCheckpoints).settled();
-        fs.rmSync(path.dirname(root), { recursive: true, force: true });
-        home.restore();
-    });
+    afterEach(() => bed.tearDown());
 
-    let sentToWindow = 0;
+    const start = (command?: string) => bed.start(command);
 
     it('sends the window a few screens of a 50,000-line tool output, and keeps the whole text for it on demand', async () => {
         await start();
-        sentToWindow = 0;
+        bed.sentToWindow = 0;
         expect(await backend.prompt('chat-1', [{ type: 'text', text: 'flood 50000' }])).to.deep.include({ ok: true });
-        expect(sentToWindow, 'what went to the window').to.be.lessThan(200 * 1024);
+        expect(bed.sentToWindow, 'what went to the window').to.be.lessThan(200 * 1024);
         const whole = await backend.toolOutput('chat-1', 'flood-1');
         expect(whole?.split('\n')).to.have.length(50000);
         expect(whole?.split('\n')[49999]).to.equal('output line 50000');
@@ -159,145 +79,6 @@ describe('AcpChatBackendImpl', function (): void {
         await expectRejected(backend.restoreTurn('chat-1', 'turn-1', { overwrite: [], skip: [], roots: [root], extra: 1 } as never));
         await expectRejected(backend.restoreTurn('chat-1', 'turn-1', { overwrite: [], skip: [] } as never));
         await expectRejected(backend.reapplyTurnFile('chat-1', 'turn-1', path.join(root, 'a.txt'), false, ['relative'] as never));
-    });
-
-    async function expectRejected(promise: Promise<unknown>): Promise<void> {
-        const error = await promise.then(() => undefined, (rejection: Error) => rejection);
-        expect(error, 'the call should have been refused').to.be.instanceOf(Error);
-    }
-
-    async function start(command = process.execPath): Promise<void> {
-        const result = await backend.startSession({
-            chatSessionId: 'chat-1', cwd: root, roots: [root],
-            agent: { name: 'Fake', command, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: path.join(path.dirname(root), 'agent.jsonl') } }
-        });
-        expect(result.ok, JSON.stringify(result)).to.equal(true);
-    }
-
-    it('serves reads through the window, and writes inside the workspace itself, with the user\'s edits, telling the window', async () => {
-        await start();
-        const target = path.join(root, 'new.txt');
-        const result = await backend.prompt('chat-1', [{ type: 'text', text: `write ${target} hello there` }]);
-        expect(result).to.deep.include({ ok: true, stopReason: 'end_turn' });
-        expect(reads).to.deep.equal([target]);
-        expect(fs.readFileSync(target, 'utf8')).to.equal('hello there\n');
-        expect(written).to.deep.equal([target]);
-        onEditedContentFor = request => request.content === 'again\n' ? 'again, as the user edited it\n' : undefined;
-        expect(await backend.prompt('chat-1', [{ type: 'text', text: `write ${target} again` }])).to.deep.include({ ok: true });
-        expect(fs.readFileSync(target, 'utf8')).to.equal('again, as the user edited it\n');
-    });
-
-    it('puts the reviewed text over an agent\'s own write only when the file holds exactly its proposal, inside the workspace only', async () => {
-        await start();
-        const target = path.join(root, 'self-written.txt');
-        fs.writeFileSync(target, 'the agent\'s text\n');
-        expect(await backend.readForReview('chat-1', target)).to.equal('the agent\'s text\n');
-        expect(await backend.readForReview('chat-1', path.join(root, 'missing.txt'))).to.equal(undefined);
-        expect(await backend.replaceWritten('chat-1', target, 'something else\n', 'reviewed\n'), 'not the proposal').to.equal(false);
-        expect(fs.readFileSync(target, 'utf8')).to.equal('the agent\'s text\n');
-        expect(await backend.replaceWritten('chat-1', target, 'the agent\'s text\n', 'reviewed\n')).to.equal(true);
-        expect(fs.readFileSync(target, 'utf8')).to.equal('reviewed\n');
-        expect(written).to.include(target);
-        const secret = path.join(outside, 'secret.txt');
-        fs.writeFileSync(secret, 'outside\n');
-        for (const call of [() => backend.readForReview('chat-1', secret), () => backend.replaceWritten('chat-1', secret, 'outside\n', 'overwritten\n'),
-            () => backend.replaceWritten('chat-1', target, 42 as unknown as string, 'x')]) {
-            await call().then(() => expect.fail('not refused'), error => expect(String(error)).to.match(/outside the workspace folders|Expected string/));
-        }
-        expect(fs.readFileSync(secret, 'utf8')).to.equal('outside\n');
-    });
-
-    it('tells Follow the Agent where a reported path lands: a link up out of the repository or a dangling one is outside', async () => {
-        await start();
-        fs.mkdirSync(path.join(root, 'src'));
-        fs.writeFileSync(path.join(root, 'src', 'a.md'), 'a\n');
-        // A repository's `up -> ../../..` (up to /): the secret, spelled as a path inside the workspace.
-        fs.symlinkSync(path.relative(root, '/'), path.join(root, 'up'));
-        fs.symlinkSync(path.join(outside, 'not-yet.md'), path.join(root, 'dangling.md'));
-        fs.symlinkSync('src', path.join(root, 'docs'));
-        const landing = (filePath: string, chat = 'chat-1') => backend.landingInWorkspace(chat, filePath);
-        expect(await landing(path.join(root, 'up', outside, 'secret.txt'))).to.equal(undefined);
-        expect(await landing(path.join(root, 'escape', 'secret.txt'))).to.equal(undefined);
-        expect(await landing(path.join(root, 'dangling.md'))).to.equal(undefined);
-        expect(await landing('src/a.md'), 'a relative path').to.equal(undefined);
-        expect(await landing(path.join(root, 'src', 'a.md'), 'chat-2'), 'a chat the backend does not know').to.equal(undefined);
-        expect(await landing(path.join(root, 'docs', 'a.md')), 'a link that stays inside').to.equal(path.join(root, 'src', 'a.md'));
-        expect(await landing(path.join(root, 'new.md')), 'a file not written yet').to.equal(path.join(root, 'new.md'));
-        await expectRejected(landing(42 as unknown as string));
-    });
-
-    it('reads an open editor\'s text (unsaved edits included), else the disk, line ranges as asked', async () => {
-        await start();
-        const file = path.join(root, 'lines.txt');
-        fs.writeFileSync(file, 'one\ntwo\nthree\n');
-        const said = async (text: string) => {
-            messages.length = 0;
-            expect(await backend.prompt('chat-1', [{ type: 'text', text }])).to.deep.include({ ok: true });
-            return JSON.parse(messages.join(''));
-        };
-        expect(await said(`read ${file}`)).to.equal('one\ntwo\nthree\n');
-        expect(await said(`read ${file} 2 1`)).to.equal('two');
-        expect(await said(`read ${path.join(root, 'missing.txt')}`)).to.equal('');
-        onOpenEditorText = filePath => filePath === file ? 'one\nedited, not saved\n' : undefined;
-        expect(await said(`read ${file} 2 1`)).to.equal('edited, not saved');
-    });
-
-    it('a link made between the check and the read does not hand the agent another file', async () => {
-        await start();
-        const target = path.join(root, 'notes.md');
-        const secret = path.join(outside, 'secret.txt');
-        fs.writeFileSync(secret, 'the secret');
-        // The window is asked for an open editor after the backend checked the path: the link appears then.
-        onOpenEditorText = () => {
-            fs.symlinkSync(secret, target);
-            return undefined;
-        };
-        const result = await backend.prompt('chat-1', [{ type: 'text', text: `read ${target}` }]);
-        expect(result.ok).to.equal(false);
-        expect(!result.ok && result.message).to.match(/symbolic link|outside the workspace folders/);
-        expect(messages.join('')).to.not.contain('the secret');
-        expect(logged.some(line => line.includes('refused the agent\'s read'))).to.equal(true, logged.join('\n'));
-    });
-
-    it('reads neither a named pipe (which would never answer) nor more than it may hold', async () => {
-        await start();
-        const fifo = path.join(root, 'pipe');
-        execFileSync('mkfifo', [fifo]);
-        const result = await backend.prompt('chat-1', [{ type: 'text', text: `read ${fifo}` }]);
-        expect(!result.ok && result.message).to.contain(`${fifo} is not a regular file`);
-        const big = path.join(root, 'big.bin');
-        fs.writeFileSync(big, '');
-        fs.truncateSync(big, 16 * 1024 * 1024 + 1);
-        const tooBig = await backend.prompt('chat-1', [{ type: 'text', text: `read ${big}` }]);
-        expect(!tooBig.ok && tooBig.message).to.contain('more than the 16777216 an agent may read at once');
-    });
-
-    it('refuses a write through a dangling link to outside the workspace, creating nothing there', async () => {
-        await start();
-        const notes = path.join(root, 'notes.md');
-        fs.symlinkSync('../outside/authorized_keys', notes);
-        const result = await backend.prompt('chat-1', [{ type: 'text', text: `put ${notes} ssh-ed25519 AAAA attacker` }]);
-        expect(result.ok).to.equal(false);
-        expect(!result.ok && result.message).to.contain(`${notes} is outside the workspace folders (${root}) (it leads to ${path.join(outside, 'authorized_keys')})`);
-        expect(fs.existsSync(path.join(outside, 'authorized_keys')), 'nothing created outside').to.equal(false);
-        expect(written).to.deep.equal([]);
-    });
-
-    it('a link made between the check and the write does not redirect the write', async () => {
-        await start();
-        const target = path.join(root, 'new.txt');
-        const planted = path.join(outside, 'planted.txt');
-        // The window is asked for the user's edits after the backend checked the path: the link appears then.
-        onEditedContentFor = () => {
-            fs.symlinkSync(planted, target);
-            return undefined;
-        };
-        const result = await backend.prompt('chat-1', [{ type: 'text', text: `write ${target} redirected` }]);
-        expect(reads).to.deep.equal([target]);
-        expect(result.ok).to.equal(false);
-        expect(!result.ok && result.message).to.contain(`${target} is outside the workspace folders`);
-        expect(fs.existsSync(planted), 'nothing created outside').to.equal(false);
-        expect(written).to.deep.equal([]);
     });
 
     it('hands the agent the window\'s companion server with a secret of its own, revoked when the chat closes', async () => {
@@ -382,108 +163,6 @@ describe('AcpChatBackendImpl', function (): void {
         expect([running('Alpha'), running('Beta')]).to.deep.equal([true, true]);
         await backend.closeSession('chat-1');
         await until(() => !running('Alpha') && !running('Beta'));
-    });
-
-    it('refuses paths outside the workspace folders, through symlinks too, and keeps serving', async () => {
-        await start();
-        for (const target of [path.join(outside, 'secret.txt'), path.join(root, 'escape', 'secret.txt'), path.join(root, '..', 'outside', 'secret.txt')]) {
-            const result = await backend.prompt('chat-1', [{ type: 'text', text: `read ${target}` }]);
-            expect(result.ok, target).to.equal(false);
-            expect(!result.ok && result.message).to.match(/outside the workspace folders/);
-        }
-        expect(reads).to.deep.equal([]);
-        expect(logged.some(line => line.includes('refused the agent access'))).to.equal(true);
-        expect(await backend.prompt('chat-1', [{ type: 'text', text: 'echo still serving' }])).to.deep.include({ ok: true });
-    });
-
-    it('runs the agent\'s command in a real pseudo-terminal the window can attach to, with the output limit and exit code', async () => {
-        await start();
-        const result = await backend.prompt('chat-1', [{ type: 'text', text: 'terminal printf "%080d" 7; printf "\\nend\\n"; exit 4' }]);
-        expect(result).to.deep.include({ ok: true, stopReason: 'end_turn' });
-        const reported = JSON.parse(messages.join(''));
-        expect(reported.exit).to.deep.equal({ exitCode: 4, signal: null });
-        expect(reported.output.truncated).to.equal(true);
-        expect(reported.output.output).to.match(/^0*7\nend\n$/);
-        expect(Buffer.byteLength(reported.output.output)).to.be.at.most(64);
-        expect(shown).to.have.length(1);
-        expect(shown[0].title).to.match(/^Fake: sh -c printf/);
-        // The process is still known to Theia, so a terminal widget attaching late shows its output.
-        expect(container.get(ProcessManager).get(shown[0].processId)).to.not.equal(undefined);
-    });
-
-    it('refuses a command outside the workspace folders and an unknown terminal', async () => {
-        const host = container.get(AcpTerminalHost);
-        const outsideRun = await host.create('chat-1', { sessionId: 's', command: 'true', cwd: outside }, root, [root]).then(() => undefined, (error: Error) => error.message);
-        expect(outsideRun).to.equal(`The command's working folder ${outside} is outside the workspace folders (${root})`);
-        expect(() => host.output('chat-1', { sessionId: 's', terminalId: 'acp-terminal-999' })).to.throw(/Unknown terminal acp-terminal-999/);
-        const missing = await host.create('chat-1', { sessionId: 's', command: 'no-such-command-here' }, root, [root]).then(() => undefined, (error: Error) => error.message);
-        expect(missing).to.match(/Could not run no-such-command-here/);
-    });
-
-    it('kills a running command on request and keeps its output readable until released', async () => {
-        const host = container.get(AcpTerminalHost);
-        const { terminalId } = await host.create('chat-1', { sessionId: 's', command: 'sh', args: ['-c', 'echo started; sleep 30'] }, root, [root]);
-        while (!host.output('chat-1', { sessionId: 's', terminalId }).output.includes('started')) {
-            await new Promise(resolve => setTimeout(resolve, 20));
-        }
-        host.kill('chat-1', { sessionId: 's', terminalId });
-        const exit = await host.waitForExit('chat-1', { sessionId: 's', terminalId }, new AbortController().signal);
-        expect(exit.signal ?? exit.exitCode).to.not.equal(null);
-        expect(host.output('chat-1', { sessionId: 's', terminalId }).output).to.equal('started\n');
-        host.release('chat-1', { sessionId: 's', terminalId });
-        expect(() => host.output('chat-1', { sessionId: 's', terminalId })).to.throw(/Unknown terminal/);
-    });
-
-    it('keeps the last 1 MiB of a command\'s output when the agent gives no limit, and says it was truncated', async () => {
-        const host = container.get(AcpTerminalHost);
-        // Paced: Theia's terminal ring buffer (1 MiB) drops what a reader has not taken yet when one burst
-        // outruns it, and this test is about our cap, not about that.
-        const paced = 'for i in $(seq 130); do head -c 10000 /dev/zero | tr "\\0" x; sleep 0.01; done; echo; echo end';
-        const { terminalId } = await host.create('chat-1', { sessionId: 's', command: 'sh', args: ['-c', paced] }, root, [root]);
-        await until(() => host.output('chat-1', { sessionId: 's', terminalId }).output.endsWith('\nend\n'), 'the whole output', 15000).catch(error => {
-            const { output, exitStatus } = host.output('chat-1', { sessionId: 's', terminalId });
-            throw new Error(`${error.message}: ${output.length} characters, ending ${JSON.stringify(output.slice(-40))}, exit ${JSON.stringify(exitStatus)}`);
-        });
-        const { output, truncated } = host.output('chat-1', { sessionId: 's', terminalId });
-        expect(truncated).to.equal(true);
-        expect(Buffer.byteLength(output)).to.equal(1024 * 1024);
-        expect(output).to.match(/^x+\nend\n$/);
-    });
-
-    it('keeps each chat\'s terminals to its own agent: another chat\'s agent cannot read, stop or release them', async () => {
-        await start();
-        const agent = { name: 'Fake', command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: path.join(path.dirname(root), 'agent.jsonl') } };
-        expect(await backend.startSession({ chatSessionId: 'chat-2', cwd: root, roots: [root], agent })).to.deep.include({ ok: true });
-        const said = async (chat: string, text: string) => {
-            messages.length = 0;
-            expect(await backend.prompt(chat, [{ type: 'text', text }])).to.deep.include({ ok: true });
-            return messages.join('');
-        };
-        const terminalId = await said('chat-1', 'spawn echo started; sleep 30');
-        expect(terminalId).to.match(/^acp-terminal-\d+$/);
-        // `wait` last: on a foreign terminal that is allowed, it would wait for the whole sleep.
-        for (const operation of ['output', 'kill', 'release', 'wait']) {
-            expect(JSON.parse(await said('chat-2', `poke ${operation} ${terminalId}`)), operation).to.have.property('error').that.is.a('string');
-        }
-        const own = JSON.parse(await said('chat-1', `poke output ${terminalId}`));
-        expect(own.answer).to.deep.include({ exitStatus: null, truncated: false });
-        const host = container.get(AcpTerminalHost);
-        expect(() => host.output('chat-2', { sessionId: 's', terminalId })).to.throw(`Unknown terminal ${terminalId}`);
-        // A chat that closes takes its commands with it.
-        await backend.closeSession('chat-1');
-        expect(() => host.output('chat-1', { sessionId: 's', terminalId })).to.throw(/Unknown terminal/);
-    });
-
-    it('resolves the workspace folders\' symlinks before checking paths against them', async () => {
-        const linkedRoot = path.join(path.dirname(root), 'linked-workspace');
-        fs.symlinkSync(root, linkedRoot);
-        const result = await backend.startSession({
-            chatSessionId: 'chat-4', cwd: linkedRoot, roots: [linkedRoot],
-            agent: { name: 'Fake', command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: path.join(path.dirname(root), 'agent.jsonl') } }
-        });
-        expect(result.ok).to.equal(true);
-        expect(await backend.prompt('chat-4', [{ type: 'text', text: `read ${path.join(linkedRoot, 'file.txt')}` }])).to.deep.include({ ok: true });
-        expect(reads).to.deep.equal([path.join(linkedRoot, 'file.txt')]);
     });
 
     it('refuses a working folder that is not a workspace folder', async () => {

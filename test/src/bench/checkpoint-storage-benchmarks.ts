@@ -43,6 +43,11 @@ function checkpointsIn(configDir: string): BenchCheckpoints {
  * store never collected, alternating turn by turn. After each turn: the store's size (blobs and records,
  * what the cap counts; the private git store beside it) and the turn's time, collection included.
  */
+/** One side of the benchmark: its workspace folder, its checkpoint store, and what was measured of it. */
+interface StoreRun {
+    folder: string; checkpoints: BenchCheckpoints; store: string; turnMs: number[]; cappedMiB: number[]; gitMiB: number[]; restorable: number;
+}
+
 export async function benchCheckpointStorage(options: CheckpointStorageBenchOptions): Promise<Figure[]> {
     const turns = options.quick ? 50 : 500;
     const cap = options.quick ? QUICK_CAP_MIB : CAP_MIB;
@@ -57,40 +62,16 @@ export async function benchCheckpointStorage(options: CheckpointStorageBenchOpti
             folder, checkpoints, store: path.join(options.scratch, side, 'config', 'cli-companion', 'acp-checkpoints'),
             turnMs: [] as number[], cappedMiB: [] as number[], gitMiB: [] as number[], restorable: 0
         }];
-    })) as Record<typeof sides[number], {
-        folder: string; checkpoints: BenchCheckpoints; store: string; turnMs: number[]; cappedMiB: number[]; gitMiB: number[]; restorable: number;
-    }>;
+    })) as Record<typeof sides[number], StoreRun>;
     try {
         for (let turn = 0; turn < turns; turn++) {
             for (const side of turn % 2 ? [...sides].reverse() : sides) {
-                const run = runs[side];
-                const start = process.hrtime.bigint();
-                await run.checkpoints.begin('bench-chat', `t${turn}`, [run.folder]);
-                fs.writeFileSync(path.join(run.folder, 'data.bin'), crypto.randomBytes(FILE_BYTES));
-                const ended = await run.checkpoints.end('bench-chat', `t${turn}`);
-                if (ended?.changes.length !== 1) {
-                    throw new Error(`turn ${turn} (${side}) recorded ${ended?.changes.length ?? 0} changes, not 1`);
-                }
-                if (side === 'collected') {
-                    await run.checkpoints.collect();
-                }
-                run.turnMs.push(Number(process.hrtime.bigint() - start) / 1e6);
-                if (turn % 10 === 9 || turn === turns - 1) {
-                    const [blobs, records, git] = await Promise.all(['blobs', 'chats', 'git'].map(part => diskUsage(path.join(run.store, part))));
-                    run.cappedMiB.push((blobs + records) / MIB);
-                    run.gitMiB.push(git / MIB);
-                }
+                await runTurn(runs[side], side, turn, turn % 10 === 9 || turn === turns - 1);
             }
         }
         // How many turns still have their checkpoint (a restore of the others says it was removed).
         for (const run of Object.values(runs)) {
-            const kept = [];
-            for (let turn = 0; turn < turns; turn++) {
-                if (await run.checkpoints.checkpoint('bench-chat', `t${turn}`)) {
-                    kept.push(turn);
-                }
-            }
-            run.restorable = kept.length;
+            run.restorable = await restorableTurns(run, turns);
         }
     } finally {
         for (const run of Object.values(runs)) {
@@ -118,4 +99,35 @@ export async function benchCheckpointStorage(options: CheckpointStorageBenchOpti
         title: `A chat turn's checkpoints (snapshot before and after, compare, store) with a collection after every turn, ${turns} turns rewriting a 1 MiB file`,
         unit: 'ms', measured: summarize(collected.turnMs), baselineName: 'the same turns, never collected', baseline: summarize(baseline.turnMs)
     }];
+}
+
+/** One turn that rewrites the file, collected after it on the `collected` side; its time, and the store's size when `measure`. */
+async function runTurn(run: StoreRun, side: 'collected' | 'baseline', turn: number, measure: boolean): Promise<void> {
+    const start = process.hrtime.bigint();
+    await run.checkpoints.begin('bench-chat', `t${turn}`, [run.folder]);
+    fs.writeFileSync(path.join(run.folder, 'data.bin'), crypto.randomBytes(FILE_BYTES));
+    const ended = await run.checkpoints.end('bench-chat', `t${turn}`);
+    if (ended?.changes.length !== 1) {
+        throw new Error(`turn ${turn} (${side}) recorded ${ended?.changes.length ?? 0} changes, not 1`);
+    }
+    if (side === 'collected') {
+        await run.checkpoints.collect();
+    }
+    run.turnMs.push(Number(process.hrtime.bigint() - start) / 1e6);
+    if (measure) {
+        const [blobs, records, git] = await Promise.all(['blobs', 'chats', 'git'].map(part => diskUsage(path.join(run.store, part))));
+        run.cappedMiB.push((blobs + records) / MIB);
+        run.gitMiB.push(git / MIB);
+    }
+}
+
+/** How many of the first `turns` turns still have their checkpoint. */
+async function restorableTurns(run: StoreRun, turns: number): Promise<number> {
+    let kept = 0;
+    for (let turn = 0; turn < turns; turn++) {
+        if (await run.checkpoints.checkpoint('bench-chat', `t${turn}`)) {
+            kept++;
+        }
+    }
+    return kept;
 }

@@ -179,15 +179,29 @@ export async function benchContextLatency(options: ContextLatencyOptions, window
         floorClient.close();
         bareLink.close();
     }
+    return contextLatencyFigures(options.debounceMs, { transports, ours, frontend, floor, bare });
+}
+
+/** The samples of the context latency benchmark: ours (per probe, after the debounce), the floor's and a bare SSE link's. */
+interface ContextLatencySamples {
+    readonly transports: ('http' | 'stdio')[];
+    readonly ours: { total: number[]; afterFrame: number[] }[];
+    readonly frontend: number[];
+    readonly floor: { total: number[]; frontend: number[]; afterFrame: number[] };
+    readonly bare: number[];
+}
+
+/** One figure per probe: ours against the floor, broken down where the RPC frame leaves the page. */
+function contextLatencyFigures(debounceMs: number, { transports, ours, frontend, floor, bare }: ContextLatencySamples): Figure[] {
     const baseline: Summary = summarize(floor.total);
     const describe = (transport: 'http' | 'stdio') => transport === 'stdio'
         ? 'through the stdio relay (the CLI\'s way in a container: host.docker.internal fails, the discovery file\'s stdio command is next)'
         : 'straight over loopback HTTP';
-    return probes.map((_each, i) => {
+    return transports.map((transport, i) => {
         const measured = summarize(ours[i].total);
         return {
             id: i === 0 ? 'context-latency' : 'context-latency-loopback',
-            title: `Cursor move in the browser → ide/contextUpdate in the real IdeClient ${describe(transports[i])}, minus the ${options.debounceMs} ms debounce`,
+            title: `Cursor move in the browser → ide/contextUpdate in the real IdeClient ${describe(transport)}, minus the ${debounceMs} ms debounce`,
             unit: 'ms',
             measured,
             baselineName: 'the same payload from the page over Theia\'s RPC, pushed over SSE to another process (bench-floor)',

@@ -93,7 +93,7 @@ export default tseslint.config(
         rules: { 'max-lines': ['warn', { max: 400 }] }
     },
     {
-        // A spec's describe block is a list of tests, not a function that does too much.
+        // Not for specs and test helpers (`**/test/**`): a describe block is a list of tests, not a function that does too much.
         files: ['packages/*/src/**/*.{ts,tsx}', 'test/src/**/*.ts'],
         ignores: TESTS.flatMap(glob => [`packages/*/src/${glob}`, `test/src/${glob}`]),
         rules: { 'max-lines-per-function': ['warn', { max: 60, skipBlankLines: true, skipComments: true }] }

@@ -21,7 +21,6 @@ export const DOC_IMAGES = path.resolve(__dirname, '..', '..', '..', 'docs', 'ima
 /** Drives one Theia window the way a user does: keyboard, terminal, status bar. */
 export class TheiaWindow implements IdeWindow {
     readonly host = 'Theia';
-    protected terminals = 0;
     protected readonly terminal: BrowserTerminal;
     /** The diff editor a proposal opens in. */
     readonly diff: TheiaDiffEditor;
@@ -99,7 +98,6 @@ export class TheiaWindow implements IdeWindow {
         await this.page.locator('#theia-app-shell').click({ position: { x: 600, y: 300 } }).catch(() => undefined);
         await this.page.keyboard.press('Control+Shift+Backquote');
         await until(async () => await this.page.locator('.terminal-container').count() > before && await this.terminalHasFocus(), 'a new, focused terminal', 20000);
-        this.terminals++;
         // The shell is ready when it runs a command: write a marker file through it.
         await this.run('true', 60000);
     }

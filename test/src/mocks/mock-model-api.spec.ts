@@ -119,6 +119,12 @@ describe('MockModelApi and the four mock model servers', () => {
         expect(await failedToo.json()).to.deep.equal({ type: 'error', error: { type: 'api_error', message: 'Error: scripted failure' } });
     });
 
+    it('answers 500 at once when the turn\'s `after` fails, instead of never', async () => {
+        const [, url] = await start(new MockOpenAiApi(() => ({ text: 'never', after: Promise.reject(new Error('the test gave up')) })));
+        const failed = await post(`${url}/v1/chat/completions`, { messages: [] });
+        expect(failed.status).to.equal(500);
+    });
+
     it('stop() ends a connection whose reply is still pending, at once', async () => {
         for (const mock of [new MockGeminiApi(() => ({ text: 'never', after: new Promise(() => undefined) })),
             new MockAnthropicApi(() => ({ text: 'never', after: new Promise(() => undefined) }))]) {

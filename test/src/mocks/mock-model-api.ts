@@ -80,7 +80,8 @@ export abstract class MockModelApi<Request> {
             }
         };
         if (turn.delayMs || turn.after) {
-            void Promise.resolve(turn.after).then(() => setTimeout(send, turn.delayMs ?? 0));
+            // A turn whose `after` fails is answered 500 at once rather than never.
+            void Promise.resolve(turn.after).then(() => setTimeout(send, turn.delayMs ?? 0), error => res.destroyed || this.failed(res, error));
         } else {
             send();
         }

@@ -238,6 +238,8 @@ describe('ACP permission requests in the chat', () => {
         await new Promise(resolve => setImmediate(resolve));
         expect(bed.opened).to.deep.equal([]);
         expect(bed.service.pending).to.deep.equal([]);
+        // Nothing was reviewed: the agent's write of the file is listed with Undo like any unreviewed write.
+        expect(slow.unreviewedWrite({ sessionId: 'session-1', path: FILE, content: 'proposed\n' })).to.not.equal(undefined);
     });
 
     it('answers cancelled and closes the review when the chat request is cancelled', async () => {

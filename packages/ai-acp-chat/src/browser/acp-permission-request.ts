@@ -94,10 +94,11 @@ export class AcpPermissionRequest {
     }
 
     protected openReviewsOf(whole: PermissionDiff[]): void {
-        this.reviewed = whole;
         if (this.state !== 'asking') {
+            // Answered in the chat before the files were read: nothing of them was reviewed.
             return;
         }
+        this.reviewed = whole;
         this.state = 'reviewing';
         whole.forEach((diff, index) => this.review(diff, `acp-${this.toolCall.toolCallId}-${index}`));
     }

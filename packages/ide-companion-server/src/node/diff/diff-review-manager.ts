@@ -225,7 +225,8 @@ export class DiffReviewManager {
     /** Stops the diff waiting and gives its proposer the settlement: the only place a diff settles. */
     protected settle(diff: PendingDiff, reason: DiffSettlementReason, answer: DiffAnswer = REJECTED): void {
         const waiting = this.waiting.get(diff.id);
-        if (waiting && this.waiting.delete(diff.id)) {
+        if (waiting) {
+            this.waiting.delete(diff.id);
             waiting.settle({ reason, answer });
             this.onDidChangeEmitter.fire();
         }

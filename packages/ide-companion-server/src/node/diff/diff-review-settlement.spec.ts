@@ -23,13 +23,15 @@ describe('DiffReviewManager: one settlement per proposal, with its reason', () =
     let window: WindowServer;
     let browser: RecordingWindow;
     let file: string;
+    let logger: RecordingLogger;
 
     beforeEach(async () => {
         home = useTemporaryHome();
         fs.mkdirSync(path.join(home.dir, 'ws'));
         file = path.join(home.dir, 'ws', 'a.txt');
         fs.writeFileSync(file, 'old\n');
-        window = createWindowServer({ windowId: '00000000-0000-4000-8000-0000000d1ff1', flavours: [GeminiCliFlavour], logger: new RecordingLogger(), serverPid: process.pid });
+        logger = new RecordingLogger();
+        window = createWindowServer({ windowId: '00000000-0000-4000-8000-0000000d1ff1', flavours: [GeminiCliFlavour], logger, serverPid: process.pid });
         await window.start([path.join(home.dir, 'ws')]);
         browser = new RecordingWindow();
         window.attachFrontend(browser);
@@ -90,10 +92,14 @@ describe('DiffReviewManager: one settlement per proposal, with its reason', () =
         expect(seen).to.deep.equal([{ reason: 'window-closed', answer: { accepted: false } }]);
     });
 
-    it('settles once: a later answer for a closed proposal changes nothing', async () => {
+    it('settles once: a later answer for a closed proposal changes nothing, and says nothing', async () => {
         const diff = await propose('s1', 'once\n');
         await window.diffs.close('s1', 'all');
+        let changes = 0;
+        window.diffs.onDidChange(() => changes++);
         await window.diffs.resolve(diff.id, { accepted: true, content: toRpcText('late\n') });
         expect(await diff.settled).to.deep.equal({ reason: 'closed-by-cli', answer: { accepted: false } });
+        expect(changes, 'no change fired').to.equal(0);
+        expect(logger.lines.filter(line => line.includes('in the window')), 'no answer logged').to.deep.equal([]);
     });
 });

@@ -106,6 +106,22 @@ describe('IdeDiffTools: the settlements a Gemini CLI session is notified of', ()
         await cli.client.close().catch(() => undefined);
     });
 
+    it('a window closing while it still opens the diff tells the session its proposal was rejected, before the endpoint goes', async () => {
+        const cli = await connectCli(window);
+        let show!: () => void;
+        browser.openDiffHold = new Promise(resolve => show = resolve);
+        const call = cli.call('openDiff', { filePath: file, newContent: 'slow\n' });
+        await until(() => browser.opened.length === 1, 'the window asked to show the diff');
+        const stopped = window.stop();
+        show();
+        await stopped;
+        await call.catch(() => undefined);
+        await until(() => cli.outcomes().length === 1, 'the rejection sent while the window closed');
+        expect(cli.outcomes()).to.deep.equal(['rejected']);
+        expect(logger.lines.filter(line => line.includes('could not be delivered'))).to.deep.equal([]);
+        await cli.client.close().catch(() => undefined);
+    });
+
     it('tries to tell nothing to a session that ended: its proposal closes without a delivery attempt', async () => {
         const cli = await connectCli(window);
         await cli.call('openDiff', { filePath: file, newContent: 'orphan\n' });

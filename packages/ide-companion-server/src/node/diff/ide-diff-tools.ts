@@ -5,9 +5,9 @@ import {
     CloseDiffArguments, CloseDiffArgumentsSchema, IdeNotificationMethod, IdeNotificationSchema, IdeToolName, OpenDiffArguments, OpenDiffArgumentsSchema
 } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { McpSessionContext, McpToolContribution } from '../tools/mcp-tool-contribution';
-import { textResult, toolError, validatedTools } from '../tools/mcp-tool-results';
+import { jsonResult, toolError, validatedTools } from '../tools/mcp-tool-results';
 import { WindowContext } from '../window-context';
-import { DiffAnswer, DiffReviewManager, DiffSettlementReason, PendingDiff } from './diff-review-manager';
+import { DiffAnswer, DiffReviewManager, DiffSettlementReason, PendingDiff, ProposalResult } from './diff-review-manager';
 
 /**
  * The settlements a Gemini CLI or Qwen Code session is notified of: not its own closeDiff (answered by
@@ -42,18 +42,21 @@ export class IdeDiffTools implements McpToolContribution {
     }
 
     protected async openDiff(mcp: McpServer, sessionId: string, { filePath, newContent }: OpenDiffArguments): Promise<CallToolResult> {
-        const proposal = await this.diffs.propose({ sessionId, filePath, newContent });
-        if ('refused' in proposal) {
-            return toolError(proposal.refused);
-        }
-        this.diffs.trackDelivery(this.notifyWhenSettled(mcp, proposal.shown));
-        return { content: [] };
+        const proposed = this.diffs.propose({ sessionId, filePath, newContent });
+        // Tracked before the window has shown it: a window closing meanwhile still waits for this rejection to be sent.
+        this.diffs.trackDelivery(this.notifyWhenSettled(mcp, proposed));
+        const proposal = await proposed;
+        return 'refused' in proposal ? toolError(proposal.refused) : { content: [] };
     }
 
-    protected async notifyWhenSettled(mcp: McpServer, diff: PendingDiff): Promise<void> {
-        const { reason, answer } = await diff.settled;
+    protected async notifyWhenSettled(mcp: McpServer, proposed: Promise<ProposalResult>): Promise<void> {
+        const proposal = await proposed;
+        if ('refused' in proposal) {
+            return;
+        }
+        const { reason, answer } = await proposal.shown.settled;
         if (NOTIFIED_REASONS.has(reason)) {
-            await this.notify(mcp, diff, answer);
+            await this.notify(mcp, proposal.shown, answer);
         }
     }
 
@@ -64,7 +67,7 @@ export class IdeDiffTools implements McpToolContribution {
             await this.notify(mcp, closed.diff, { accepted: false });
         }
         // None: the user answered in the IDE first, or there never was one (from this session).
-        return textResult(JSON.stringify({ content: closed?.shownText ?? null }));
+        return jsonResult({ content: closed?.shownText ?? null });
     }
 
     protected async notify(mcp: McpServer, diff: PendingDiff, answer: DiffAnswer): Promise<void> {

@@ -17,12 +17,15 @@ export class RecordingWindow implements WindowEditorClient {
     readonly documents = new Map<string, boolean>();
     readonly saved: string[] = [];
     readonly openedFiles: OpenFileRequest[] = [];
+    /** While set, openDiff answers only once this settles (a window slow to show the diff). */
+    openDiffHold?: Promise<void>;
 
     notifyStatusChanged(): void { }
     notifyEvent(): void { }
     async openDiff(proposal: DiffProposal): Promise<void> {
         this.opened.push({ ...proposal, newContent: fromRpcText(proposal.newContent) });
         this.rightSide.set(proposal.id, fromRpcText(proposal.newContent));
+        await this.openDiffHold;
     }
     async closeDiff(id: string): Promise<RpcText | undefined> {
         this.closed.push(id);

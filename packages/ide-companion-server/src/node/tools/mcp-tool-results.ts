@@ -12,7 +12,7 @@ const MAX_LOGGED_REASON_LENGTH = 1000;
  * `McpServer.registerTool` with a plain signature: the SDK's generic one is too deep for the
  * compiler with our zod version; the schemas are zod objects it validates at run time all the same.
  */
-export type LooseRegisterTool = (name: string, config: { description: string; inputSchema: object }, handler: (args: unknown) => Promise<CallToolResult>) => void;
+type LooseRegisterTool = (name: string, config: { description: string; inputSchema: object }, handler: (args: unknown) => Promise<CallToolResult>) => void;
 
 export function toolError(message: string): CallToolResult {
     return { isError: true, content: [{ type: 'text', text: message }] };

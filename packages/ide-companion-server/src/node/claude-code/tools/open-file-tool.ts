@@ -9,7 +9,7 @@ import { WindowContext } from '../../window-context';
 import { ClaudeTool } from '../claude-tool';
 
 /** Files searched for `startText` at most: a larger one (or a pipe, a device) is not searched. */
-export const MAX_OPEN_FILE_SEARCH_BYTES = 16 * 1024 * 1024;
+const MAX_OPEN_FILE_SEARCH_BYTES = 16 * 1024 * 1024;
 
 @injectable()
 export class OpenFileTool implements ClaudeTool<typeof ClaudeOpenFileArgumentsSchema> {

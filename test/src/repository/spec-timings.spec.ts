@@ -66,6 +66,24 @@ describe('Spec timings (the table after mocha\'s summary)', () => {
         expect(lines.filter(line => SUMMARY_LINE.test(line))).to.deep.equal([]);
     });
 
+    it('repeats each failure last, its title, file and the first lines of its message, shortened', () => {
+        const timings = new SpecTimings();
+        expect(timings.failureLines()).to.deep.equal([]);
+        timings.failed('Suite does a thing', 'test/lib/a.spec.js', 'expected 1 to equal 2\nsecond line');
+        timings.failed('Suite "before all" hook', 'test/lib/b.spec.js', Array.from({ length: 20 }, (_, i) => `line ${i}`).join('\n'));
+        timings.failed('Suite long', 'test/lib/c.spec.js', 'x'.repeat(2000));
+        const lines = timings.failureLines();
+        expect(lines.slice(0, 4)).to.deep.equal([
+            'Failed (3; mocha\'s full report of each is above):',
+            'failed 1: Suite does a thing [test/lib/a.spec.js]',
+            '    | expected 1 to equal 2',
+            '    | second line'
+        ]);
+        expect(lines.filter(line => line.startsWith('    | line '))).to.have.length(12);
+        expect(lines[lines.length - 1]).to.equal(`    | ${'x'.repeat(1500)}…`);
+        expect(lines.filter(line => SUMMARY_LINE.test(line))).to.deep.equal([]);
+    });
+
     describe('in a real mocha run with configs/mocharc.yml', function () {
         this.timeout(60_000);
         let sandbox: Sandbox;
@@ -107,6 +125,12 @@ describe('Spec timings (the table after mocha\'s summary)', () => {
                 `time <s>  2 tests  ${relative(slow)}`,
                 `time <s>  2 tests  ${relative(quick)} (1 failed)`,
                 'time <s>  4 tests  total (1 failed)'
+            ]);
+            // and the failure again, last, with its message: a log's tail says why
+            expect(lines.slice(title + 4).filter(line => line), run.stdout).to.deep.equal([
+                'Failed (1; mocha\'s full report of each is above):',
+                `failed 1: quick fails [${relative(quick)}]`,
+                '    | as planned'
             ]);
             const seconds = table.map(line => Number(/([0-9.]+) s/.exec(line)![1]));
             expect(seconds[0], 'the slow file\'s before hook counts').to.be.at.least(0.4);

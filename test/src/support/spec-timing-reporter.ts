@@ -7,7 +7,8 @@ const { EVENT_RUN_BEGIN, EVENT_RUN_END, EVENT_SUITE_BEGIN, EVENT_SUITE_END, EVEN
 /**
  * Mocha's spec reporter, then (after its summary) the time each spec file took, slowest first, and
  * the total: configs/mocharc.yml names it, so every run of the test command says where its time goes.
- * A file's time is that of its top-level suites, their `before`/`after` hooks included.
+ * A file's time is that of its top-level suites, their `before`/`after` hooks included. What failed is
+ * repeated last, shortened, so that the tail of a long log says why.
  */
 class SpecTimingReporter extends Mocha.reporters.Spec {
     constructor(runner: Mocha.Runner, options?: Mocha.MochaOptions) {
@@ -31,14 +32,15 @@ class SpecTimingReporter extends Mocha.reporters.Spec {
                 timings.testEnded(label(test.file), test.isPending() ? 'pending' : test.state, test.duration);
             }
         });
-        runner.on(EVENT_TEST_FAIL, (runnable: Mocha.Runnable) => {
+        runner.on(EVENT_TEST_FAIL, (runnable: Mocha.Runnable, error: unknown) => {
             if (runnable instanceof Mocha.Hook && runnable.file) {
                 timings.hookFailed(label(runnable.file));
             }
+            timings.failed(runnable.fullTitle(), runnable.file ? label(runnable.file) : '?', error instanceof Error ? error.message : String(error));
         });
         // registered after the spec reporter's own listener: the table comes after mocha's summary
         runner.once(EVENT_RUN_END, () => {
-            for (const line of timings.table(Date.now() - started)) {
+            for (const line of [...timings.table(Date.now() - started), ...timings.failureLines()]) {
                 process.stdout.write(`${line}\n`);
             }
         });

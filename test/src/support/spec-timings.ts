@@ -1,3 +1,7 @@
+/** How much of a failure's message is repeated after the table. */
+const MESSAGE_CHARS = 1500;
+const MESSAGE_LINES = 12;
+
 /** What one spec file took: its top-level suites (hooks included) and the tests they ran. */
 export interface SpecFileTiming {
     readonly file: string;
@@ -15,6 +19,7 @@ export interface SpecFileTiming {
  */
 export class SpecTimings {
     protected readonly files = new Map<string, { ms: number; tests: number; failed: number }>();
+    protected readonly failures: { title: string; file: string; message: string }[] = [];
     protected open: { file: string; since: number } | undefined;
 
     /** A top-level suite of `file` starts (before its `before` hooks). */
@@ -49,6 +54,25 @@ export class SpecTimings {
     /** A hook of `file` failed: the file counts one failure more. */
     hookFailed(file: string): void {
         this.entry(file).failed++;
+    }
+
+    /** What failed, in full, to repeat after the table: a CI log's tail then says why as well as where. */
+    failed(title: string, file: string, message: string): void {
+        this.failures.push({ title, file, message });
+    }
+
+    /** One block per failure: its title and file, then the first lines of its message, shortened. */
+    failureLines(): string[] {
+        if (this.failures.length === 0) {
+            return [];
+        }
+        const lines = [`Failed (${this.failures.length}; mocha's full report of each is above):`];
+        for (const [i, failure] of this.failures.entries()) {
+            lines.push(`failed ${i + 1}: ${failure.title} [${failure.file}]`);
+            const message = failure.message.length > MESSAGE_CHARS ? `${failure.message.slice(0, MESSAGE_CHARS)}…` : failure.message;
+            lines.push(...message.split('\n').slice(0, MESSAGE_LINES).map(line => `    | ${line}`));
+        }
+        return lines;
     }
 
     /** The files, slowest first (then by name, so that the order is stable). */

@@ -318,6 +318,14 @@ export class AcpAgentConnection {
         return this.race(this.agent.request(acpSdk().methods.agent.session.setMode, { sessionId, modeId }));
     }
 
+    /** ACP's session/set_config_option: a select option takes a value id, a boolean one `type: 'boolean'` and a boolean. */
+    setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<acp.SetSessionConfigOptionResponse> {
+        const params: acp.SetSessionConfigOptionRequest = typeof value === 'boolean'
+            ? { sessionId, configId, type: 'boolean', value }
+            : { sessionId, configId, value };
+        return this.race(this.agent.request(acpSdk().methods.agent.session.setConfigOption, params));
+    }
+
     setModel(sessionId: string, modelId: string): Promise<unknown> {
         return this.race(this.agent.request(SET_MODEL_METHOD, { sessionId, modelId }));
     }

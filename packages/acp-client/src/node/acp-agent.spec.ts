@@ -257,6 +257,38 @@ describe('AcpAgent against a scripted ACP agent process', function (): void {
         expect(recorded().map(r => r.method)).to.include.members(['session/set_mode', 'session/set_model', 'session/load']);
     });
 
+    it('keeps the agent\'s config options: set one by its id (select, grouped select, boolean), and every list the agent sends replaces the last', async () => {
+        const s = await session();
+        expect(s.configOptions.map(option => `${option.id}=${option.currentValue}`)).to.deep.equal(['mode=default', 'model=fake-pro', 'effort=medium', 'fast=false']);
+        await s.setConfigOption('model', 'fake-flash');
+        await s.setConfigOption('fast', true);
+        expect(recorded().filter(r => r.method === 'session/set_config_option').map(r => r.params)).to.deep.equal([
+            { sessionId: s.sessionId, configId: 'model', value: 'fake-flash' },
+            { sessionId: s.sessionId, configId: 'fast', type: 'boolean', value: true }
+        ]);
+        await s.prompt([{ type: 'text', text: 'configure effort high' }]);
+        expect(s.configOptions.map(option => `${option.id}=${option.currentValue}`)).to.deep.equal(['mode=default', 'model=fake-flash', 'effort=high', 'fast=true']);
+    });
+
+    it('refuses a config option the agent does not offer, or a value it does not list, before anything is sent', async () => {
+        const s = await session();
+        const refusal = (configId: string, value: string | boolean) => s.setConfigOption(configId, value).then(() => '', error => String(error));
+        expect(await refusal('colour', 'blue')).to.match(/offers no setting "colour" \(it offers: mode, model, effort, fast\)/);
+        expect(await refusal('model', 'fake-ultra')).to.match(/"fake-ultra" is not a value of the setting Model \(model\)/);
+        expect(await refusal('fast', 'yes')).to.match(/"yes" is not a value of the setting Fast answers \(fast\)/);
+        expect(await refusal('mode', true)).to.match(/true is not a value of the setting Mode \(mode\)/);
+        expect(recorded().filter(r => r.method === 'session/set_config_option')).to.deep.equal([]);
+    });
+
+    it('an agent with only the older modes and models lists no config options, and its modes still switch', async () => {
+        const started = start({ FAKE_AGENT_LEGACY_SETTINGS: '1' });
+        await started.initialize({ name: 'spec', version: '0' });
+        const s = await started.newSession({ cwd: dir, mcpServers: [] });
+        expect(s.configOptions).to.deep.equal([]);
+        await s.setMode('yolo');
+        expect(s.currentModeId).to.equal('yolo');
+    });
+
     it('an agent that is not installed fails with its command named', async () => {
         const started = start({}, path.join(dir, 'no-such-agent'));
         const failure = await started.initialize({ name: 'spec', version: '0' }).then(() => undefined, error => error);

@@ -22,8 +22,12 @@ export interface AcpClientServices {
     };
 }
 
-/** The session state returned by session/new or session/load; `models` is Gemini CLI's extension. */
+/**
+ * The session state returned by session/new or session/load: ACP's config options (mode, model, thought level,
+ * others) and the older `modes`; `models` is Gemini CLI's extension.
+ */
 export interface AcpSessionSetup {
+    readonly configOptions?: acp.SessionConfigOption[] | null;
     readonly modes?: acp.SessionModeState | null;
     readonly models?: { currentModelId?: string; availableModels?: { modelId: string; name: string; description?: string | null }[] } | null;
 }
@@ -38,10 +42,35 @@ export class AcpSession {
     protected readonly pendingPermissions = new Set<(outcome: acp.RequestPermissionOutcome) => void>();
     currentModeId?: string;
     currentModelId?: string;
+    /** The agent's settings for this session, as it last listed them (every list replaces the one before). */
+    configOptions: readonly acp.SessionConfigOption[] = [];
 
     constructor(readonly agent: AcpAgent, readonly sessionId: string, public setup: AcpSessionSetup) {
+        this.adopt(setup);
+    }
+
+    /** @internal the state of a session/new, session/load or session/resume answer */
+    adopt(setup: AcpSessionSetup): void {
+        this.setup = setup;
         this.currentModeId = setup.modes?.currentModeId;
         this.currentModelId = setup.models?.currentModelId;
+        this.configOptions = setup.configOptions ?? [];
+    }
+
+    /**
+     * Sets one of the agent's config options. The value is checked against the option as the agent listed it (an id
+     * of its choices, or a boolean for a boolean option) before anything is sent; the agent's answer is the new list.
+     */
+    async setConfigOption(configId: string, value: string | boolean): Promise<void> {
+        const option = this.configOptions.find(candidate => candidate.id === configId);
+        if (!option) {
+            throw new Error(`The agent offers no setting ${JSON.stringify(configId)} (it offers: ${this.configOptions.map(o => o.id).join(', ') || 'none'})`);
+        }
+        if (option.type === 'boolean' ? typeof value !== 'boolean' : typeof value !== 'string' || !selectValues(option).includes(value)) {
+            throw new Error(`${JSON.stringify(value)} is not a value of the setting ${option.name} (${option.id})`);
+        }
+        const response = await this.agent.connection.setConfigOption(this.sessionId, configId, value);
+        this.configOptions = response.configOptions;
     }
 
     prompt(prompt: acp.ContentBlock[]): Promise<acp.PromptResponse> {
@@ -75,6 +104,8 @@ export class AcpSession {
     handleUpdate(update: acp.SessionUpdate): void {
         if (update.sessionUpdate === 'current_mode_update') {
             this.currentModeId = update.currentModeId;
+        } else if (update.sessionUpdate === 'config_option_update') {
+            this.configOptions = update.configOptions;
         }
         const toolCall = update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update' ? this.toolCalls.apply(update).state : undefined;
         this.agent.services.onUpdate(this, update, toolCall);
@@ -194,10 +225,7 @@ export class AcpAgent {
     async loadSession(params: acp.LoadSessionRequest): Promise<AcpSession> {
         const session = this.register(params.sessionId, {});
         try {
-            const response = await this.connection.loadSession(params);
-            session.setup = response as AcpSessionSetup;
-            session.currentModeId = session.setup.modes?.currentModeId;
-            session.currentModelId = session.setup.models?.currentModelId;
+            session.adopt(await this.connection.loadSession(params) as AcpSessionSetup);
             return session;
         } catch (error) {
             this.sessions.delete(params.sessionId);
@@ -231,4 +259,9 @@ export class AcpAgent {
         this.sessions.forEach(session => session.cancel().catch(() => undefined));
         return this.connection.dispose();
     }
+}
+
+/** The value ids a select option offers, its groups' included. */
+function selectValues(option: acp.SessionConfigOption & { type: 'select' }): string[] {
+    return option.options.flatMap(entry => 'group' in entry ? entry.options.map(choice => choice.value) : [entry.value]);
 }

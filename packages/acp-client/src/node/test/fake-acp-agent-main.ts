@@ -5,7 +5,8 @@
  *
  * Environment: FAKE_AGENT_LOG (required), FAKE_AGENT_REQUIRE_AUTH=<key> (session/new fails with
  * auth_required until `authenticate` brings `_meta['api-key']` equal to it), FAKE_AGENT_EARLY_UPDATES
- * (session/new announces the session's commands before it answers, as codex-acp does).
+ * (session/new announces the session's commands before it answers, as codex-acp does), FAKE_AGENT_LEGACY_SETTINGS
+ * (no config options: only the older modes and models, as Gemini CLI).
  */
 import * as fs from 'fs';
 import { Readable, Writable } from 'stream';
@@ -25,6 +26,46 @@ if (process.env.FAKE_AGENT_IGNORE_EOF) {
 const cancelled = new Map<string, () => void>();
 const history = new Map<string, string[]>();
 let sessions = 0;
+/** Each session's config options, as the agent lists them (mode, a grouped model select, a thought level, a boolean). */
+const settings = new Map<string, acp.SessionConfigOption[]>();
+
+function initialSettings(): acp.SessionConfigOption[] {
+    return [
+        {
+            id: 'mode', name: 'Mode', category: 'mode', type: 'select', currentValue: 'default',
+            options: [{ value: 'default', name: 'Default' }, { value: 'yolo', name: 'YOLO' }]
+        },
+        {
+            id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'fake-pro',
+            options: [
+                { group: 'fast', name: 'Fast', options: [{ value: 'fake-flash', name: 'Fake Flash' }] },
+                { group: 'smart', name: 'Smart', options: [{ value: 'fake-pro', name: 'Fake Pro' }] }
+            ]
+        },
+        {
+            id: 'effort', name: 'Effort', category: 'thought_level', type: 'select', currentValue: 'medium',
+            options: ['low', 'medium', 'high'].map(value => ({ value, name: value }))
+        },
+        { id: 'fast', name: 'Fast answers', category: 'model_config', type: 'boolean', currentValue: false }
+    ];
+}
+
+/** Sets one option (an unknown id or a value it does not offer is invalid params), and answers the whole new list. */
+function changeSetting(sessionId: string, configId: string, value: string | boolean): acp.SessionConfigOption[] {
+    const options = settings.get(sessionId);
+    const option = options?.find(candidate => candidate.id === configId);
+    if (!options || !option) {
+        throw acp.RequestError.invalidParams(undefined, `Unknown config option ${configId}`);
+    }
+    if (option.type === 'boolean' && typeof value === 'boolean') {
+        option.currentValue = value;
+    } else if (option.type === 'select' && typeof value === 'string') {
+        option.currentValue = value;
+    } else {
+        throw acp.RequestError.invalidParams(undefined, `Invalid value for ${configId}`);
+    }
+    return options;
+}
 
 type Context = acp.AgentRequestContext<acp.PromptRequest>;
 
@@ -239,6 +280,12 @@ const turns: Record<string, (cx: Context, args: string[]) => Promise<acp.PromptR
         await say(cx, 'flooded stderr');
         return { stopReason: 'end_turn' };
     },
+    /** `configure <id> <value>`: the agent changes one of its settings itself and says so with config_option_update. */
+    async configure(cx, [configId, value]) {
+        const configOptions = changeSetting(cx.params.sessionId, configId, value === 'true' ? true : value === 'false' ? false : value);
+        await update(cx, { sessionUpdate: 'config_option_update', configOptions });
+        return { stopReason: 'end_turn' };
+    },
     async echo(cx) {
         const text = cx.params.prompt.map(block => block.type === 'text' ? block.text : `[${block.type}]`).join('|');
         await say(cx, text);
@@ -276,8 +323,12 @@ void acp.agent({ name: 'fake-acp-agent' })
                 sessionId, update: { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'early', description: 'Announced before session/new answered' }] }
             });
         }
+        if (!process.env.FAKE_AGENT_LEGACY_SETTINGS) {
+            settings.set(sessionId, initialSettings());
+        }
         return {
             sessionId,
+            ...(settings.has(sessionId) ? { configOptions: settings.get(sessionId) } : {}),
             modes: { currentModeId: 'default', availableModes: [{ id: 'default', name: 'Default' }, { id: 'yolo', name: 'YOLO' }] },
             models: { currentModelId: 'fake-pro', availableModels: [{ modelId: 'fake-pro', name: 'Fake Pro' }, { modelId: 'fake-flash', name: 'Fake Flash' }] }
         };
@@ -299,6 +350,10 @@ void acp.agent({ name: 'fake-acp-agent' })
         record('request', 'session/set_mode', params);
         await client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'current_mode_update', currentModeId: params.modeId } });
         return {};
+    })
+    .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) => {
+        record('request', 'session/set_config_option', params);
+        return { configOptions: changeSetting(params.sessionId, params.configId, params.value) };
     })
     .onRequest<{ sessionId: string; modelId: string }, object>('session/set_model', (raw: unknown) => raw as { sessionId: string; modelId: string }, ({ params }) => {
         record('request', 'session/set_model', params);

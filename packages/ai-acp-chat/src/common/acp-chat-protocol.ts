@@ -14,6 +14,8 @@ export interface AcpSessionInfo {
     readonly agentInfo?: { name: string; title?: string | null; version: string } | null;
     readonly modes?: acp.SessionModeState | null;
     readonly models?: { currentModelId?: string; availableModels?: { modelId: string; name: string }[] } | null;
+    /** The agent's settings (mode, model, thought level, others) as ACP config options; none for agents with only `modes`/`models`. */
+    readonly configOptions?: readonly acp.SessionConfigOption[];
     /** The user's MCP servers the session got, and those the agent could not take, with why. */
     readonly mcpServers?: { readonly offered: readonly string[]; readonly leftOut: readonly { name: string; reason: string }[] };
     /** What the agent takes in a prompt besides text and resource links (embedded files, images, audio). */
@@ -108,6 +110,8 @@ export interface AcpChatBackend extends RpcServer<AcpChatClient> {
     cancel(chatSessionId: string): Promise<void>;
     setMode(chatSessionId: string, modeId: string): Promise<void>;
     setModel(chatSessionId: string, modelId: string): Promise<void>;
+    /** Sets one of the agent's config options (a value id, or a boolean for a boolean option); answers the agent's new list. */
+    setConfigOption(chatSessionId: string, configId: string, value: string | boolean): Promise<readonly acp.SessionConfigOption[]>;
     /** Stops the agent of this chat session. */
     closeSession(chatSessionId: string): Promise<void>;
     /** A tool call's whole text output (the chat shows its first and last lines), while the agent's session lasts. */

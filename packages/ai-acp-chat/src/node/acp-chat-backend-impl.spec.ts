@@ -120,6 +120,19 @@ describe('AcpChatBackendImpl', function (): void {
         expect(calls.filter(method => method === 'initialize')).to.have.length(2);
     });
 
+    it('tells the window the agent\'s config options, sets one it sends (checked: an id and a value of the agent\'s own), and answers the new list', async () => {
+        const started = await backend.startSession({ chatSessionId: 'chat-1', cwd: root, roots: [root], agent: { name: 'Fake', command: process.execPath, args: [FAKE_AGENT], env: {
+            FAKE_AGENT_LOG: path.join(path.dirname(root), 'agent.jsonl')
+        } } });
+        expect(started.ok && started.session.configOptions?.map(option => option.id)).to.deep.equal(['mode', 'model', 'effort', 'fast']);
+        const after = await backend.setConfigOption('chat-1', 'effort', 'high');
+        expect(after.find(option => option.id === 'effort')?.currentValue).to.equal('high');
+        const refused = (configId: unknown, value: unknown) => backend.setConfigOption('chat-1', configId as string, value as string).then(() => '', error => String(error));
+        expect(await refused('', 'high')).to.match(/Invalid config option: configId/);
+        expect(await refused('effort', { value: 'high' })).to.match(/Invalid config option: value/);
+        expect(await refused('effort', 'extreme')).to.match(/"extreme" is not a value of the setting Effort \(effort\)/);
+    });
+
     it('delivers a message to the agent it names: a chat that changes agent starts that agent\'s session, and resumes the first on the way back', async () => {
         const logOf = (name: string) => path.join(path.dirname(root), `${name}.jsonl`);
         const definition = (name: string) => ({ name, command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: logOf(name) } });

@@ -9,7 +9,9 @@ import { toolOutputText } from '@theia-cli-companion/acp-client/lib/common';
 import { IDE_MCP_SERVER_NAME, mcpServersForAgent } from '../common/theia-mcp-servers';
 import { CheckpointRetention, CheckpointRetentionSchema } from '../common/checkpoint-retention';
 import { AcpAgentLauncher } from './acp-agent-launcher';
-import { CurrentRootsSchema, FilePathSchema, RestoreOptionsSchema, SharedMcpServersSchema, TurnIdSchema } from './acp-chat-backend-input';
+import {
+    ConfigOptionIdSchema, ConfigOptionValueSchema, CurrentRootsSchema, FilePathSchema, RestoreOptionsSchema, SharedMcpServersSchema, TurnIdSchema
+} from './acp-chat-backend-input';
 import { ChatBinding } from './acp-chat-binding';
 import { AcpFileSystemHost, AcpFileWindow } from './acp-file-system-host';
 import { AcpTerminalHost } from './acp-terminal-host';
@@ -266,7 +268,8 @@ export class AcpChatBackendImpl implements AcpChatBackend {
             mcpServers: chat.sharedMcpServers,
             // As the session is now (a resumed one may have changed mode or model since it started).
             modes: session.setup.modes && { ...session.setup.modes, currentModeId: session.currentModeId ?? session.setup.modes.currentModeId },
-            models: session.setup.models && { ...session.setup.models, currentModelId: session.currentModelId ?? session.setup.models.currentModelId }
+            models: session.setup.models && { ...session.setup.models, currentModelId: session.currentModelId ?? session.setup.models.currentModelId },
+            ...(session.configOptions.length ? { configOptions: session.configOptions } : {})
         };
     }
 
@@ -355,6 +358,21 @@ export class AcpChatBackendImpl implements AcpChatBackend {
     async setModel(chatSessionId: string, modelId: string): Promise<void> {
         await this.require(chatSessionId).session?.setModel(modelId).catch(error => { throw new Error(messageOf(error)); });
         this.logger.info(`Chat ${chatSessionId}: model ${modelId}`);
+    }
+
+    async setConfigOption(chatSessionId: string, configId: string, value: string | boolean): Promise<readonly acp.SessionConfigOption[]> {
+        const id = ConfigOptionIdSchema.safeParse(configId);
+        const checked = ConfigOptionValueSchema.safeParse(value);
+        if (!id.success || !checked.success) {
+            throw new Error(`Invalid config option: ${formatZodIssues((id.error ?? checked.error)!, id.success ? 'value' : 'configId')}`);
+        }
+        const session = this.require(chatSessionId).session;
+        if (!session) {
+            throw new Error(`Chat ${chatSessionId} has no agent session`);
+        }
+        await session.setConfigOption(id.data, checked.data).catch(error => { throw new Error(messageOf(error)); });
+        this.logger.info(`Chat ${chatSessionId}: ${id.data} = ${JSON.stringify(checked.data)}`);
+        return session.configOptions;
     }
 
     async closeSession(chatSessionId: string): Promise<void> {

@@ -20,3 +20,7 @@ export const RestoreOptionsSchema = z.object({
     files: z.array(FilePathSchema).max(100_000).optional(), overwrite: z.array(FilePathSchema).max(100_000), skip: z.array(FilePathSchema).max(100_000),
     dirty: z.array(FilePathSchema).max(100_000).optional(), roots: CurrentRootsSchema
 }).strict();
+
+/** A config option's id and value as the window sends them; checked against the agent's own list by the session. */
+export const ConfigOptionIdSchema = z.string().min(1).max(200);
+export const ConfigOptionValueSchema = z.union([z.string().min(1).max(1000), z.boolean()]);

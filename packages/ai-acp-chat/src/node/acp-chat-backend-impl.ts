@@ -13,6 +13,7 @@ import {
     ConfigOptionIdSchema, ConfigOptionValueSchema, CurrentRootsSchema, FilePathSchema, RestoreOptionsSchema, SharedMcpServersSchema, TurnIdSchema
 } from './acp-chat-backend-input';
 import { ChatBinding } from './acp-chat-binding';
+import { describeSession } from './describe-session';
 import { AcpFileSystemHost, AcpFileWindow } from './acp-file-system-host';
 import { AcpTerminalHost } from './acp-terminal-host';
 import { AcpTurnCheckpoints } from './acp-turn-checkpoints';
@@ -21,7 +22,7 @@ import { WindowAgentCredentials } from '@theia-cli-companion/ai-cli-core/lib/nod
 import { SnapshotIncludeSchema } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
 import {
-    AcpChatBackend, AcpChatClient, AcpPromptResult, AcpRestoreResult, AcpSessionInfo, AcpStartResult, AcpTurnCheckpoint, StartAcpSessionRequest
+    AcpChatBackend, AcpChatClient, AcpPromptResult, AcpRestoreResult, AcpStartResult, AcpTurnCheckpoint, StartAcpSessionRequest
 } from '../common/acp-chat-protocol';
 
 /** How the window's server is named to the agent: Gemini CLI shows its tools to the model as `mcp_theia_<tool>`. */
@@ -81,7 +82,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
         let chat = this.chats.get(request.chatSessionId);
         if (chat?.session && !chat.agent.connection.hasExited) {
             // The window asks again (its agents were re-created, say), or changes back: the running session is the chat's.
-            return { ok: true, session: { ...this.describe(request.chatSessionId, chat, false), ...change } };
+            return { ok: true, session: { ...describeSession(request.chatSessionId, chat, false), ...change } };
         }
         if (!chat || chat.agent.connection.hasExited) {
             // Paths are checked with symlinks resolved, so the roots must be too (a home under a symlink).
@@ -95,7 +96,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
             const { loaded, loadFailure } = await this.openSession(request, chat);
             this.logger.info(`Chat ${request.chatSessionId}: ${request.agent.name} session ${chat.session!.sessionId} ${loaded ? 'loaded' : 'started'} in ${request.cwd}`);
             this.checkpoints.warmUp(chat.roots, chat.snapshotInclude);
-            return { ok: true, session: { ...this.describe(request.chatSessionId, chat, loaded), ...(loadFailure ? { loadFailure } : {}), ...change } };
+            return { ok: true, session: { ...describeSession(request.chatSessionId, chat, loaded), ...(loadFailure ? { loadFailure } : {}), ...change } };
         } catch (error) {
             if (error instanceof AcpAgentNotFoundError) {
                 this.chats.delete(request.chatSessionId);
@@ -257,20 +258,6 @@ export class AcpChatBackendImpl implements AcpChatBackend {
     /** The workspace folders of the chat's current agent (none when no agent runs for it: every path is refused). */
     protected rootsOf(chatSessionId: string): readonly string[] {
         return this.chats.get(chatSessionId)?.roots ?? [];
-    }
-
-    protected describe(chatSessionId: string, chat: ChatBinding, loaded: boolean): AcpSessionInfo {
-        const session = chat.session!;
-        return {
-            chatSessionId, sessionId: session.sessionId, loaded,
-            agentInfo: chat.agent.initializeResponse?.agentInfo,
-            promptCapabilities: chat.agent.initializeResponse?.agentCapabilities?.promptCapabilities,
-            mcpServers: chat.sharedMcpServers,
-            // As the session is now (a resumed one may have changed mode or model since it started).
-            modes: session.setup.modes && { ...session.setup.modes, currentModeId: session.currentModeId ?? session.setup.modes.currentModeId },
-            models: session.setup.models && { ...session.setup.models, currentModelId: session.currentModelId ?? session.setup.models.currentModelId },
-            ...(session.configOptions.length ? { configOptions: session.configOptions } : {})
-        };
     }
 
     async authenticate(chatSessionId: string, methodId: string, meta?: Record<string, unknown>): Promise<void> {

@@ -29,6 +29,10 @@ export interface AcpClientHandlers {
     waitForTerminalExit?(params: acp.WaitForTerminalExitRequest, signal: AbortSignal): Promise<acp.WaitForTerminalExitResponse>;
     killTerminal?(params: acp.KillTerminalRequest): Promise<void>;
     releaseTerminal?(params: acp.ReleaseTerminalRequest): Promise<void>;
+    /** ACP's elicitation/create (a form or a URL to open); `signal` aborts when the agent withdraws it ($/cancel_request). */
+    elicit?(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
+    /** The agent's elicitation/complete: the URL question it names is done. */
+    elicitationComplete?(params: acp.CompleteElicitationNotification): void;
     /**
      * The agent asked for something no handler serves (a method of a newer ACP, or one not advertised):
      * the SDK answers it "method not found" (-32601), as the protocol says; this lets the IDE show it.
@@ -228,6 +232,9 @@ export class AcpAgentConnection {
             [methods.terminal.create, methods.terminal.output, methods.terminal.waitForExit, methods.terminal.kill, methods.terminal.release]
                 .forEach(method => this.servedMethods.add(method));
         }
+        if (h.elicit) {
+            this.servedMethods.add(methods.elicitation.create);
+        }
         const app = acpSdk().client({ name: 'theia-acp-client' })
             .onNotification(acpSdk().methods.client.session.update, ({ params }) => h.sessionUpdate(params))
             .onRequest(acpSdk().methods.client.session.requestPermission, ({ params, signal }) => h.requestPermission(params, signal));
@@ -253,6 +260,10 @@ export class AcpAgentConnection {
                     return {};
                 });
         }
+        if (h.elicit) {
+            app.onRequest(methods.elicitation.create, ({ params, signal }) => h.elicit!(params, signal))
+                .onNotification(methods.elicitation.complete, ({ params }) => h.elicitationComplete?.(params));
+        }
         return app;
     }
 
@@ -260,7 +271,8 @@ export class AcpAgentConnection {
     get clientCapabilities(): acp.ClientCapabilities {
         return {
             fs: { readTextFile: !!this.handlers.readTextFile, writeTextFile: !!this.handlers.writeTextFile },
-            terminal: !!this.handlers.createTerminal
+            terminal: !!this.handlers.createTerminal,
+            ...(this.handlers.elicit ? { elicitation: { form: {}, url: {} } } : {})
         };
     }
 

@@ -289,6 +289,27 @@ describe('AcpAgent against a scripted ACP agent process', function (): void {
         expect(s.currentModeId).to.equal('yolo');
     });
 
+    it('advertises questions (form and URL) only with a handler for them, and hands the agent\'s question to it with its session', async () => {
+        const plain = await session();
+        expect(recorded()[0].params.clientCapabilities).to.not.have.property('elicitation');
+        await plain.agent.dispose();
+        fs.rmSync(logFile);
+        const asked: { session?: string; params: acp.CreateElicitationRequest }[] = [];
+        agent = new AcpAgent({ command: process.execPath, args: [FAKE_AGENT], cwd: dir, env: { PATH: process.env.PATH, FAKE_AGENT_LOG: logFile } }, {
+            ...services(),
+            askQuestion: async (questionSession, params) => {
+                asked.push({ session: questionSession?.sessionId, params });
+                return { action: 'accept', content: { colour: 'blue', count: 2 } };
+            }
+        }, logger);
+        await agent.initialize({ name: 'spec', version: '0' });
+        expect(recorded()[0].params.clientCapabilities).to.deep.include({ elicitation: { form: {}, url: {} } });
+        const s = await agent.newSession({ cwd: dir, mcpServers: [] });
+        await s.prompt([{ type: 'text', text: 'question' }]);
+        expect(asked.map(question => [question.session, question.params.mode, question.params.message])).to.deep.equal([[s.sessionId, 'form', 'Which colour, and how many?']]);
+        expect(text('agent_message_chunk')).to.equal('answer: {"action":"accept","content":{"colour":"blue","count":2}}');
+    });
+
     it('an agent that is not installed fails with its command named', async () => {
         const started = start({}, path.join(dir, 'no-such-agent'));
         const failure = await started.initialize({ name: 'spec', version: '0' }).then(() => undefined, error => error);

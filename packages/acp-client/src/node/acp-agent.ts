@@ -11,6 +11,13 @@ export interface AcpClientServices {
     onUpdate(session: AcpSession, update: acp.SessionUpdate, toolCall?: ToolCallState): void;
     /** The agent asked for something this client does not serve; it was answered "method not found". */
     onUnsupportedRequest?(session: AcpSession | undefined, method: string): void;
+    /**
+     * Asks the user the agent's question (elicitation/create: a form, or a URL to open); `session` is undefined for a
+     * question outside any session (during sign-in). `signal` aborts when the agent withdraws the question.
+     */
+    askQuestion?(session: AcpSession | undefined, params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
+    /** The agent says the URL question with this id is done (elicitation/complete). */
+    onQuestionComplete?(elicitationId: string): void;
     readTextFile?(session: AcpSession, params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
     writeTextFile?(session: AcpSession, params: acp.WriteTextFileRequest): Promise<void>;
     terminals?: {
@@ -162,6 +169,11 @@ export class AcpAgent {
             },
             requestPermission: (params, signal) => this.session(params.sessionId).requestPermission(params, signal),
             unsupportedRequest: (method, sessionId) => services.onUnsupportedRequest?.(sessionId === undefined ? undefined : this.sessions.get(sessionId), method),
+            elicit: services.askQuestion && ((params, signal) => {
+                const sessionId = sessionOf(params);
+                return services.askQuestion!(sessionId === undefined ? undefined : this.session(sessionId), params, signal);
+            }),
+            elicitationComplete: services.onQuestionComplete && (params => services.onQuestionComplete!(params.elicitationId)),
             readTextFile: services.readTextFile && (params => services.readTextFile!(this.session(params.sessionId), params)),
             writeTextFile: services.writeTextFile && (params => services.writeTextFile!(this.session(params.sessionId), params)),
             ...(services.terminals ? {
@@ -264,4 +276,9 @@ export class AcpAgent {
 /** The value ids a select option offers, its groups' included. */
 function selectValues(option: acp.SessionConfigOption & { type: 'select' }): string[] {
     return option.options.flatMap(entry => 'group' in entry ? entry.options.map(choice => choice.value) : [entry.value]);
+}
+
+/** The session a question belongs to; none for a request-scoped one (asked outside any session). */
+function sessionOf(params: acp.CreateElicitationRequest): string | undefined {
+    return 'sessionId' in params && typeof params.sessionId === 'string' ? params.sessionId : undefined;
 }

@@ -239,6 +239,21 @@ const turns: Record<string, (cx: Context, args: string[]) => Promise<acp.PromptR
         await say(cx, `permission: ${JSON.stringify(answer.outcome)}`);
         return { stopReason: answer.outcome.outcome === 'cancelled' ? 'cancelled' : 'end_turn' };
     },
+    /** A form question (elicitation/create) whose answer the agent says back. */
+    async question(cx) {
+        const answer = await cx.client.request(acp.methods.client.elicitation.create, {
+            sessionId: cx.params.sessionId, mode: 'form', message: 'Which colour, and how many?',
+            requestedSchema: {
+                type: 'object', required: ['colour'],
+                properties: {
+                    colour: { type: 'string', title: 'Colour', oneOf: [{ const: 'red', title: 'Red' }, { const: 'blue', title: 'Blue' }] },
+                    count: { type: 'integer', title: 'How many', minimum: 1, maximum: 3, default: 1 }
+                }
+            }
+        });
+        await say(cx, `answer: ${JSON.stringify(answer)}`);
+        return { stopReason: 'end_turn' };
+    },
     async crash() {
         process.stderr.write('fatal: simulated crash of the fake agent\n');
         process.exit(3);

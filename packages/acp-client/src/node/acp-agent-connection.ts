@@ -330,6 +330,22 @@ export class AcpAgentConnection {
         return this.race(this.agent.request(acpSdk().methods.agent.session.setMode, { sessionId, modeId }));
     }
 
+    listSessions(params: acp.ListSessionsRequest): Promise<acp.ListSessionsResponse> {
+        return this.race(this.agent.request(acpSdk().methods.agent.session.list, params));
+    }
+
+    resumeSession(params: acp.ResumeSessionRequest): Promise<acp.ResumeSessionResponse> {
+        return this.race(this.agent.request(acpSdk().methods.agent.session.resume, params));
+    }
+
+    closeSession(sessionId: string): Promise<acp.CloseSessionResponse> {
+        return this.race(this.agent.request(acpSdk().methods.agent.session.close, { sessionId }));
+    }
+
+    deleteSession(sessionId: string): Promise<acp.DeleteSessionResponse> {
+        return this.race(this.agent.request(acpSdk().methods.agent.session.delete, { sessionId }));
+    }
+
     /** ACP's session/set_config_option: a select option takes a value id, a boolean one `type: 'boolean'` and a boolean. */
     setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<acp.SetSessionConfigOptionResponse> {
         const params: acp.SetSessionConfigOptionRequest = typeof value === 'boolean'

@@ -310,6 +310,41 @@ describe('AcpAgent against a scripted ACP agent process', function (): void {
         expect(text('agent_message_chunk')).to.equal('answer: {"action":"accept","content":{"colour":"blue","count":2}}');
     });
 
+    it('lists the agent\'s stored sessions page by page, and after a restart resumes one (no replay), closes and deletes it', async () => {
+        const first = start({ FAKE_AGENT_PAGE_SIZE: '2' });
+        await first.initialize({ name: 'spec', version: '0' });
+        for (let i = 0; i < 3; i++) {
+            await first.newSession({ cwd: dir, mcpServers: [] });
+        }
+        await first.dispose();
+        const restarted = start({ FAKE_AGENT_PAGE_SIZE: '2' });
+        await restarted.initialize({ name: 'spec', version: '0' });
+        const page1 = await restarted.listSessions({ cwd: dir });
+        const page2 = await restarted.listSessions({ cwd: dir, cursor: page1.nextCursor });
+        expect([...page1.sessions, ...page2.sessions].map(listed => listed.sessionId)).to.deep.equal(['fake-session-1', 'fake-session-2', 'fake-session-3']);
+        expect(page2.nextCursor).to.equal(undefined);
+        expect(page1.sessions[0]).to.include({ cwd: dir, title: `Session fake-session-1 in ${dir}` });
+        const resumed = await restarted.resumeSession({ sessionId: 'fake-session-2', cwd: dir, mcpServers: [] });
+        expect(resumed.configOptions.map(option => option.id)).to.deep.equal(['mode', 'model', 'effort', 'fast']);
+        expect(text('user_message_chunk'), 'resume replays nothing').to.equal('');
+        expect(await resumed.prompt([{ type: 'text', text: 'echo again' }])).to.include({ stopReason: 'end_turn' });
+        await restarted.closeSession('fake-session-2');
+        await restarted.deleteSession('fake-session-2');
+        expect((await restarted.listSessions({ cwd: dir })).sessions.map(listed => listed.sessionId)).to.deep.equal(['fake-session-1', 'fake-session-3']);
+        expect(recorded().map(r => r.method)).to.include.members(['session/list', 'session/resume', 'session/close', 'session/delete']);
+    });
+
+    it('refuses session/list, resume, close and delete to an agent that does not offer them, saying which', async () => {
+        const started = start({ FAKE_AGENT_NO_SESSION_STORE: '1' });
+        await started.initialize({ name: 'spec', version: '0' });
+        const refusal = (call: Promise<unknown>) => call.then(() => '', error => String(error));
+        expect(await refusal(started.listSessions())).to.match(/fake-acp-agent does not offer session\/list/);
+        expect(await refusal(started.resumeSession({ sessionId: 'x', cwd: dir }))).to.match(/does not offer session\/resume/);
+        expect(await refusal(started.closeSession('x'))).to.match(/does not offer session\/close/);
+        expect(await refusal(started.deleteSession('x'))).to.match(/does not offer session\/delete/);
+        expect(recorded().map(r => r.method)).to.deep.equal(['initialize']);
+    });
+
     it('an agent that is not installed fails with its command named', async () => {
         const started = start({}, path.join(dir, 'no-such-agent'));
         const failure = await started.initialize({ name: 'spec', version: '0' }).then(() => undefined, error => error);

@@ -249,6 +249,51 @@ export class AcpAgent {
         return !!this.connection.initializeResponse?.agentCapabilities?.loadSession;
     }
 
+    /** What the agent offers for its stored sessions besides session/load (list, resume, close, delete). */
+    get sessionCapabilities(): acp.SessionCapabilities {
+        return this.connection.initializeResponse?.agentCapabilities?.sessionCapabilities ?? {};
+    }
+
+    /** One page of the agent's stored sessions (for a folder, when given); refused when the agent does not list them. */
+    async listSessions(params: acp.ListSessionsRequest = {}): Promise<acp.ListSessionsResponse> {
+        this.require('list');
+        return this.connection.listSessions(params);
+    }
+
+    /** Reopens a stored session without its history replayed (session/resume); refused when the agent cannot. */
+    async resumeSession(params: acp.ResumeSessionRequest): Promise<AcpSession> {
+        this.require('resume');
+        const session = this.register(params.sessionId, {});
+        try {
+            session.adopt(await this.connection.resumeSession(params) as AcpSessionSetup);
+            return session;
+        } catch (error) {
+            this.sessions.delete(params.sessionId);
+            throw error;
+        }
+    }
+
+    /** Ends a session and frees what the agent keeps for it (session/close); it stays in the agent's list. */
+    async closeSession(sessionId: string): Promise<void> {
+        this.require('close');
+        await this.connection.closeSession(sessionId);
+        this.sessions.delete(sessionId);
+    }
+
+    /** Deletes a session from the agent's store (session/delete): it leaves the agent's list. */
+    async deleteSession(sessionId: string): Promise<void> {
+        this.require('delete');
+        await this.connection.deleteSession(sessionId);
+        this.sessions.delete(sessionId);
+    }
+
+    protected require(capability: 'list' | 'resume' | 'close' | 'delete'): void {
+        if (!this.sessionCapabilities[capability]) {
+            const name = this.connection.initializeResponse?.agentInfo?.name ?? 'The agent';
+            throw new Error(`${name} does not offer session/${capability}`);
+        }
+    }
+
     protected register(sessionId: string, setup: AcpSessionSetup): AcpSession {
         const session = new AcpSession(this, sessionId, setup);
         this.sessions.set(sessionId, session);

@@ -6,7 +6,9 @@
  * Environment: FAKE_AGENT_LOG (required), FAKE_AGENT_REQUIRE_AUTH=<key> (session/new fails with
  * auth_required until `authenticate` brings `_meta['api-key']` equal to it), FAKE_AGENT_EARLY_UPDATES
  * (session/new announces the session's commands before it answers, as codex-acp does), FAKE_AGENT_LEGACY_SETTINGS
- * (no config options: only the older modes and models, as Gemini CLI).
+ * (no config options: only the older modes and models, as Gemini CLI), FAKE_AGENT_NO_SESSION_STORE (no session/list,
+ * resume, close or delete), FAKE_AGENT_PAGE_SIZE (sessions per session/list page; 50). Its sessions are kept in
+ * $FAKE_AGENT_LOG.sessions.json, so that another process of it (after a restart) lists and resumes them.
  */
 import * as fs from 'fs';
 import { Readable, Writable } from 'stream';
@@ -26,6 +28,12 @@ if (process.env.FAKE_AGENT_IGNORE_EOF) {
 const cancelled = new Map<string, () => void>();
 const history = new Map<string, string[]>();
 let sessions = 0;
+/** The sessions this agent keeps across processes, oldest first. */
+const storeFile = `${logFile}.sessions.json`;
+const storedSessions = (): acp.SessionInfo[] => fs.existsSync(storeFile) ? JSON.parse(fs.readFileSync(storeFile, 'utf8')) : [];
+const storeSessions = (list: acp.SessionInfo[]) => fs.writeFileSync(storeFile, JSON.stringify(list));
+const sessionStore = !process.env.FAKE_AGENT_NO_SESSION_STORE;
+
 /** Each session's config options, as the agent lists them (mode, a grouped model select, a thought level, a boolean). */
 const settings = new Map<string, acp.SessionConfigOption[]>();
 
@@ -314,7 +322,10 @@ void acp.agent({ name: 'fake-acp-agent' })
         return {
             protocolVersion: acp.PROTOCOL_VERSION,
             agentInfo: { name: 'fake-acp-agent', version: '1.0.0' },
-            agentCapabilities: { loadSession: true, mcpCapabilities: { http: true, sse: false } },
+            agentCapabilities: {
+                loadSession: true, mcpCapabilities: { http: true, sse: false },
+                ...(sessionStore ? { sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} } } : {})
+            },
             authMethods: [{ id: 'api-key', name: 'API key', description: 'Use an API key' }]
         };
     })
@@ -341,6 +352,10 @@ void acp.agent({ name: 'fake-acp-agent' })
         if (!process.env.FAKE_AGENT_LEGACY_SETTINGS) {
             settings.set(sessionId, initialSettings());
         }
+        if (sessionStore) {
+            const title = `Session ${sessionId} in ${params.cwd}`;
+            storeSessions([...storedSessions().filter(stored => stored.sessionId !== sessionId), { sessionId, cwd: params.cwd, title, updatedAt: new Date().toISOString() }]);
+        }
         return {
             sessionId,
             ...(settings.has(sessionId) ? { configOptions: settings.get(sessionId) } : {}),
@@ -364,6 +379,32 @@ void acp.agent({ name: 'fake-acp-agent' })
     .onRequest(acp.methods.agent.session.setMode, async ({ params, client }) => {
         record('request', 'session/set_mode', params);
         await client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update: { sessionUpdate: 'current_mode_update', currentModeId: params.modeId } });
+        return {};
+    })
+    .onRequest(acp.methods.agent.session.list, ({ params }) => {
+        record('request', 'session/list', params);
+        const pageSize = Number(process.env.FAKE_AGENT_PAGE_SIZE ?? 50);
+        const offset = params.cursor ? Number(params.cursor) : 0;
+        const matching = storedSessions().filter(stored => !params.cwd || stored.cwd === params.cwd);
+        const next = offset + pageSize < matching.length ? String(offset + pageSize) : undefined;
+        return { sessions: matching.slice(offset, offset + pageSize), ...(next ? { nextCursor: next } : {}) };
+    })
+    .onRequest(acp.methods.agent.session.resume, ({ params }) => {
+        record('request', 'session/resume', params);
+        if (!storedSessions().some(stored => stored.sessionId === params.sessionId)) {
+            throw acp.RequestError.resourceNotFound(params.sessionId);
+        }
+        settings.set(params.sessionId, settings.get(params.sessionId) ?? initialSettings());
+        history.set(params.sessionId, history.get(params.sessionId) ?? []);
+        return { configOptions: settings.get(params.sessionId) };
+    })
+    .onRequest(acp.methods.agent.session.close, ({ params }) => {
+        record('request', 'session/close', params);
+        return {};
+    })
+    .onRequest(acp.methods.agent.session.delete, ({ params }) => {
+        record('request', 'session/delete', params);
+        storeSessions(storedSessions().filter(stored => stored.sessionId !== params.sessionId));
         return {};
     })
     .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) => {

@@ -4,6 +4,7 @@ import { BoundedLine, BoundedLineSplitter } from '@theia-cli-companion/cli-proce
 import { PassThrough, Readable, Writable } from 'stream';
 import type * as acp from '@agentclientprotocol/sdk';
 import { acpSdk } from './acp-sdk';
+import { AcpClientHandlers, clientCapabilitiesOf, createClientApp } from './acp-client-app';
 import { AcpLogger } from '../common/acp-logger';
 
 /** How to start an agent: a command speaking ACP on its stdio. */
@@ -13,31 +14,6 @@ export interface AcpAgentLaunch {
     /** The whole environment of the agent process. */
     readonly env: NodeJS.ProcessEnv;
     readonly cwd: string;
-}
-
-/**
- * What the client answers when the agent asks. Optional methods the client does not implement are
- * answered "method not found" and must not be advertised in the client capabilities.
- */
-export interface AcpClientHandlers {
-    sessionUpdate(notification: acp.SessionNotification): void;
-    requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
-    readTextFile?(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
-    writeTextFile?(params: acp.WriteTextFileRequest): Promise<void>;
-    createTerminal?(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse>;
-    terminalOutput?(params: acp.TerminalOutputRequest): Promise<acp.TerminalOutputResponse>;
-    waitForTerminalExit?(params: acp.WaitForTerminalExitRequest, signal: AbortSignal): Promise<acp.WaitForTerminalExitResponse>;
-    killTerminal?(params: acp.KillTerminalRequest): Promise<void>;
-    releaseTerminal?(params: acp.ReleaseTerminalRequest): Promise<void>;
-    /** ACP's elicitation/create (a form or a URL to open); `signal` aborts when the agent withdraws it ($/cancel_request). */
-    elicit?(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
-    /** The agent's elicitation/complete: the URL question it names is done. */
-    elicitationComplete?(params: acp.CompleteElicitationNotification): void;
-    /**
-     * The agent asked for something no handler serves (a method of a newer ACP, or one not advertised):
-     * the SDK answers it "method not found" (-32601), as the protocol says; this lets the IDE show it.
-     */
-    unsupportedRequest?(method: string, sessionId: string | undefined): void;
 }
 
 /** How the agent process ended. */
@@ -144,7 +120,7 @@ export class AcpAgentConnection {
         this.stdin.on('error', error => this.logger.debug(`agent stdin: ${error.message}`));
         const stream = acpSdk().ndJsonStream(Writable.toWeb(this.stdin) as WritableStream<Uint8Array>, Readable.toWeb(forSdk) as ReadableStream<Uint8Array>,
             { maxMessageBytes: MAX_AGENT_MESSAGE_BYTES });
-        this.connection = this.createClient().connect(stream);
+        this.connection = createClientApp(this.handlers, this.servedMethods).connect(stream);
         void this.exited.then(() => this.connection.close(new Error(this.describeExit())));
     }
 
@@ -218,62 +194,9 @@ export class AcpAgentConnection {
         }
     }
 
-    protected createClient(): acp.ClientApp {
-        const h = this.handlers;
-        const methods = acpSdk().methods.client;
-        this.servedMethods.add(methods.session.requestPermission);
-        if (h.readTextFile) {
-            this.servedMethods.add(methods.fs.readTextFile);
-        }
-        if (h.writeTextFile) {
-            this.servedMethods.add(methods.fs.writeTextFile);
-        }
-        if (h.createTerminal) {
-            [methods.terminal.create, methods.terminal.output, methods.terminal.waitForExit, methods.terminal.kill, methods.terminal.release]
-                .forEach(method => this.servedMethods.add(method));
-        }
-        if (h.elicit) {
-            this.servedMethods.add(methods.elicitation.create);
-        }
-        const app = acpSdk().client({ name: 'theia-acp-client' })
-            .onNotification(acpSdk().methods.client.session.update, ({ params }) => h.sessionUpdate(params))
-            .onRequest(acpSdk().methods.client.session.requestPermission, ({ params, signal }) => h.requestPermission(params, signal));
-        if (h.readTextFile) {
-            app.onRequest(acpSdk().methods.client.fs.readTextFile, ({ params }) => h.readTextFile!(params));
-        }
-        if (h.writeTextFile) {
-            app.onRequest(acpSdk().methods.client.fs.writeTextFile, async ({ params }) => {
-                await h.writeTextFile!(params);
-                return {};
-            });
-        }
-        if (h.createTerminal) {
-            app.onRequest(acpSdk().methods.client.terminal.create, ({ params }) => h.createTerminal!(params))
-                .onRequest(acpSdk().methods.client.terminal.output, ({ params }) => h.terminalOutput!(params))
-                .onRequest(acpSdk().methods.client.terminal.waitForExit, ({ params, signal }) => h.waitForTerminalExit!(params, signal))
-                .onRequest(acpSdk().methods.client.terminal.kill, async ({ params }) => {
-                    await h.killTerminal!(params);
-                    return {};
-                })
-                .onRequest(acpSdk().methods.client.terminal.release, async ({ params }) => {
-                    await h.releaseTerminal!(params);
-                    return {};
-                });
-        }
-        if (h.elicit) {
-            app.onRequest(methods.elicitation.create, ({ params, signal }) => h.elicit!(params, signal))
-                .onNotification(methods.elicitation.complete, ({ params }) => h.elicitationComplete?.(params));
-        }
-        return app;
-    }
-
     /** The capabilities matching the handlers given: advertise only what is answered. */
     get clientCapabilities(): acp.ClientCapabilities {
-        return {
-            fs: { readTextFile: !!this.handlers.readTextFile, writeTextFile: !!this.handlers.writeTextFile },
-            terminal: !!this.handlers.createTerminal,
-            ...(this.handlers.elicit ? { elicitation: { form: {}, url: {} } } : {})
-        };
+        return clientCapabilitiesOf(this.handlers);
     }
 
     onExit(listener: (exit: AcpAgentExit) => void): void {

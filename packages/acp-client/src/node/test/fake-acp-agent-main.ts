@@ -13,8 +13,10 @@
 import * as fs from 'fs';
 import { Readable, Writable } from 'stream';
 import * as acp from '@agentclientprotocol/sdk';
+import { changeSetting, FakeSessionStore, initialSettings, settings } from './fake-agent-sessions';
 
 const logFile = process.env.FAKE_AGENT_LOG!;
+const store = process.env.FAKE_AGENT_NO_SESSION_STORE ? undefined : new FakeSessionStore(`${logFile}.sessions.json`);
 // `at`: when it arrived (ms since the epoch, sub-millisecond; comparable across processes), for the benchmarks' breakdowns.
 const record = (kind: string, method: string, params: unknown) =>
     fs.appendFileSync(logFile, JSON.stringify({ kind, method, params, at: performance.timeOrigin + performance.now() }) + '\n');
@@ -28,53 +30,6 @@ if (process.env.FAKE_AGENT_IGNORE_EOF) {
 const cancelled = new Map<string, () => void>();
 const history = new Map<string, string[]>();
 let sessions = 0;
-/** The sessions this agent keeps across processes, oldest first. */
-const storeFile = `${logFile}.sessions.json`;
-const storedSessions = (): acp.SessionInfo[] => fs.existsSync(storeFile) ? JSON.parse(fs.readFileSync(storeFile, 'utf8')) : [];
-const storeSessions = (list: acp.SessionInfo[]) => fs.writeFileSync(storeFile, JSON.stringify(list));
-const sessionStore = !process.env.FAKE_AGENT_NO_SESSION_STORE;
-
-/** Each session's config options, as the agent lists them (mode, a grouped model select, a thought level, a boolean). */
-const settings = new Map<string, acp.SessionConfigOption[]>();
-
-function initialSettings(): acp.SessionConfigOption[] {
-    return [
-        {
-            id: 'mode', name: 'Mode', category: 'mode', type: 'select', currentValue: 'default',
-            options: [{ value: 'default', name: 'Default' }, { value: 'yolo', name: 'YOLO' }]
-        },
-        {
-            id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'fake-pro',
-            options: [
-                { group: 'fast', name: 'Fast', options: [{ value: 'fake-flash', name: 'Fake Flash' }] },
-                { group: 'smart', name: 'Smart', options: [{ value: 'fake-pro', name: 'Fake Pro' }] }
-            ]
-        },
-        {
-            id: 'effort', name: 'Effort', category: 'thought_level', type: 'select', currentValue: 'medium',
-            options: ['low', 'medium', 'high'].map(value => ({ value, name: value }))
-        },
-        { id: 'fast', name: 'Fast answers', category: 'model_config', type: 'boolean', currentValue: false }
-    ];
-}
-
-/** Sets one option (an unknown id or a value it does not offer is invalid params), and answers the whole new list. */
-function changeSetting(sessionId: string, configId: string, value: string | boolean): acp.SessionConfigOption[] {
-    const options = settings.get(sessionId);
-    const option = options?.find(candidate => candidate.id === configId);
-    if (!options || !option) {
-        throw acp.RequestError.invalidParams(undefined, `Unknown config option ${configId}`);
-    }
-    if (option.type === 'boolean' && typeof value === 'boolean') {
-        option.currentValue = value;
-    } else if (option.type === 'select' && typeof value === 'string') {
-        option.currentValue = value;
-    } else {
-        throw acp.RequestError.invalidParams(undefined, `Invalid value for ${configId}`);
-    }
-    return options;
-}
-
 type Context = acp.AgentRequestContext<acp.PromptRequest>;
 
 const update = (cx: Context, value: acp.SessionUpdate) => cx.client.notify(acp.methods.client.session.update, { sessionId: cx.params.sessionId, update: value });
@@ -324,7 +279,7 @@ void acp.agent({ name: 'fake-acp-agent' })
             agentInfo: { name: 'fake-acp-agent', version: '1.0.0' },
             agentCapabilities: {
                 loadSession: true, mcpCapabilities: { http: true, sse: false },
-                ...(sessionStore ? { sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} } } : {})
+                ...(store ? { sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} } } : {})
             },
             authMethods: [{ id: 'api-key', name: 'API key', description: 'Use an API key' }]
         };
@@ -352,10 +307,7 @@ void acp.agent({ name: 'fake-acp-agent' })
         if (!process.env.FAKE_AGENT_LEGACY_SETTINGS) {
             settings.set(sessionId, initialSettings());
         }
-        if (sessionStore) {
-            const title = `Session ${sessionId} in ${params.cwd}`;
-            storeSessions([...storedSessions().filter(stored => stored.sessionId !== sessionId), { sessionId, cwd: params.cwd, title, updatedAt: new Date().toISOString() }]);
-        }
+        store?.add(sessionId, params.cwd);
         return {
             sessionId,
             ...(settings.has(sessionId) ? { configOptions: settings.get(sessionId) } : {}),
@@ -383,15 +335,11 @@ void acp.agent({ name: 'fake-acp-agent' })
     })
     .onRequest(acp.methods.agent.session.list, ({ params }) => {
         record('request', 'session/list', params);
-        const pageSize = Number(process.env.FAKE_AGENT_PAGE_SIZE ?? 50);
-        const offset = params.cursor ? Number(params.cursor) : 0;
-        const matching = storedSessions().filter(stored => !params.cwd || stored.cwd === params.cwd);
-        const next = offset + pageSize < matching.length ? String(offset + pageSize) : undefined;
-        return { sessions: matching.slice(offset, offset + pageSize), ...(next ? { nextCursor: next } : {}) };
+        return store!.page(params, Number(process.env.FAKE_AGENT_PAGE_SIZE ?? 50));
     })
     .onRequest(acp.methods.agent.session.resume, ({ params }) => {
         record('request', 'session/resume', params);
-        if (!storedSessions().some(stored => stored.sessionId === params.sessionId)) {
+        if (!store!.has(params.sessionId)) {
             throw acp.RequestError.resourceNotFound(params.sessionId);
         }
         settings.set(params.sessionId, settings.get(params.sessionId) ?? initialSettings());
@@ -404,7 +352,7 @@ void acp.agent({ name: 'fake-acp-agent' })
     })
     .onRequest(acp.methods.agent.session.delete, ({ params }) => {
         record('request', 'session/delete', params);
-        storeSessions(storedSessions().filter(stored => stored.sessionId !== params.sessionId));
+        store!.remove(params.sessionId);
         return {};
     })
     .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) => {

@@ -5,6 +5,7 @@ import { AppliedChanges, ReviewedProposal } from '@theia-cli-companion/ai-cli-co
 import type { ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
 import { AcpChatClient } from '../common/acp-chat-protocol';
 import { AcpFileAccess } from './acp-file-access';
+import { AcpChatSessionStates } from './acp-chat-session-states';
 import { AcpTerminalPresenter } from './acp-terminal-presenter';
 import { AcpToolCallEvents } from './acp-tool-call-events';
 import { AcpTurnSinks } from './acp-turn-sinks';
@@ -29,6 +30,7 @@ export class AcpChatClientImpl implements AcpChatClient {
     @inject(AcpFileAccess) protected readonly files: AcpFileAccess;
     @inject(AcpTerminalPresenter) protected readonly terminals: AcpTerminalPresenter;
     @inject(AcpToolCallEvents) protected readonly toolCalls: AcpToolCallEvents;
+    @inject(AcpChatSessionStates) protected readonly states: AcpChatSessionStates;
     @inject(AppliedChanges) protected readonly appliedChanges: AppliedChanges;
     @inject(ILogger) @named('ai-acp-chat:AcpChatClient') protected readonly logger: ILogger;
 
@@ -55,6 +57,8 @@ export class AcpChatClientImpl implements AcpChatClient {
     }
 
     onSessionUpdate(chatSessionId: string, update: acp.SessionUpdate, toolCall?: ToolCallState): void {
+        // Between turns too: settings, titles, usage and commands come whenever the agent has them.
+        this.states.apply(chatSessionId, update);
         this.sinkOf(chatSessionId)?.onUpdate(update, toolCall);
         if (toolCall) {
             this.toolCalls.fire(chatSessionId, toolCall);

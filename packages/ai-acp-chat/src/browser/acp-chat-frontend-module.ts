@@ -7,6 +7,7 @@ import { AcpChatAgentsContribution } from './acp-chat-agents-contribution';
 import { AcpChatCommandContribution } from './acp-chat-command-contribution';
 import { CommandContribution } from '@theia/core/lib/common/command';
 import { AcpChatClientImpl } from './acp-chat-client-impl';
+import { AcpChatSessionStates } from './acp-chat-session-states';
 import { AcpToolCallEvents } from './acp-tool-call-events';
 import { AcpFileAccess } from './acp-file-access';
 import { AcpTerminalPresenter } from './acp-terminal-presenter';
@@ -38,6 +39,7 @@ export default new ContainerModule(bind => {
     bind(AcpFileAccess).toSelf().inSingletonScope();
     bind(AcpTerminalPresenter).toSelf().inSingletonScope();
     bind(AcpToolCallEvents).toSelf().inSingletonScope();
+    bind(AcpChatSessionStates).toSelf().inSingletonScope();
     bind(AcpChatClientImpl).toSelf().inSingletonScope();
     bind(AcpChatBackend).toDynamicValue(ctx =>
         ctx.container.get<ServiceConnectionProvider>(RemoteConnectionProvider).createProxy<AcpChatBackend>(acpChatServicePath, ctx.container.get(AcpChatClientImpl))

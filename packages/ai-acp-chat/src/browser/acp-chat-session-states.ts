@@ -1,0 +1,65 @@
+import type * as acp from '@agentclientprotocol/sdk';
+import { injectable } from '@theia/core/shared/inversify';
+import { Emitter, Event } from '@theia/core/lib/common/event';
+import type { AcpSessionInfo } from '../common/acp-chat-protocol';
+
+/** What the window knows of one chat's agent session between turns too: its settings, title, usage and commands. */
+export interface AcpChatSessionState {
+    readonly configOptions: readonly acp.SessionConfigOption[];
+    readonly currentModeId?: string;
+    readonly title?: string;
+    readonly usage?: { readonly used: number; readonly size: number; readonly cost?: { readonly amount: number; readonly currency: string } };
+    readonly commands: readonly acp.AvailableCommand[];
+}
+
+const EMPTY: AcpChatSessionState = { configOptions: [], commands: [] };
+
+/**
+ * Each chat's session state, kept from every update the agent sends, not only those of a running turn: codex-acp and
+ * Claude's adapter announce settings, titles and commands between turns. Keyed by chat id in a Map (ids come from outside).
+ */
+@injectable()
+export class AcpChatSessionStates {
+    protected readonly states = new Map<string, AcpChatSessionState>();
+    protected readonly onDidChangeEmitter = new Emitter<string>();
+    /** Fires with the chat id whose state changed. */
+    readonly onDidChange: Event<string> = this.onDidChangeEmitter.event;
+
+    of(chatSessionId: string): AcpChatSessionState {
+        return this.states.get(chatSessionId) ?? EMPTY;
+    }
+
+    /** A session (re)started: its state is what the backend says of it now. */
+    adopt(info: AcpSessionInfo): void {
+        this.set(info.chatSessionId, { configOptions: info.configOptions ?? [], currentModeId: info.modes?.currentModeId ?? undefined, commands: [] });
+    }
+
+    /** Takes in what an update says of the session; every list the agent sends replaces the one before. */
+    apply(chatSessionId: string, update: acp.SessionUpdate): void {
+        const state = this.of(chatSessionId);
+        switch (update.sessionUpdate) {
+            case 'config_option_update':
+                return this.set(chatSessionId, { ...state, configOptions: update.configOptions });
+            case 'current_mode_update':
+                return this.set(chatSessionId, { ...state, currentModeId: update.currentModeId });
+            case 'session_info_update':
+                return update.title === undefined ? undefined : this.set(chatSessionId, { ...state, title: update.title ?? undefined });
+            case 'usage_update':
+                return this.set(chatSessionId, { ...state, usage: { used: update.used, size: update.size, ...(update.cost ? { cost: update.cost } : {}) } });
+            case 'available_commands_update':
+                return this.set(chatSessionId, { ...state, commands: update.availableCommands });
+        }
+    }
+
+    /** The chat is gone: nothing of it is kept. */
+    forget(chatSessionId: string): void {
+        if (this.states.delete(chatSessionId)) {
+            this.onDidChangeEmitter.fire(chatSessionId);
+        }
+    }
+
+    protected set(chatSessionId: string, state: AcpChatSessionState): void {
+        this.states.set(chatSessionId, state);
+        this.onDidChangeEmitter.fire(chatSessionId);
+    }
+}

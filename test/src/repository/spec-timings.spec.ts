@@ -69,7 +69,7 @@ describe('Spec timings (the table after mocha\'s summary)', () => {
     it('repeats each failure last, its title, file and the first lines of its message, shortened', () => {
         const timings = new SpecTimings();
         expect(timings.failureLines()).to.deep.equal([]);
-        timings.failed('Suite does a thing', 'test/lib/a.spec.js', 'expected 1 to equal 2\nsecond line');
+        timings.failed('Suite does a thing', 'test/lib/a.spec.js', 'expected 1 to equal 2\n\x1b[2msecond line\x1b[22m');
         timings.failed('Suite "before all" hook', 'test/lib/b.spec.js', Array.from({ length: 20 }, (_, i) => `line ${i}`).join('\n'));
         timings.failed('Suite long', 'test/lib/c.spec.js', 'x'.repeat(2000));
         const lines = timings.failureLines();

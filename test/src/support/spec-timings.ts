@@ -58,7 +58,7 @@ export class SpecTimings {
 
     /** What failed, in full, to repeat after the table: a CI log's tail then says why as well as where. */
     failed(title: string, file: string, message: string): void {
-        this.failures.push({ title, file, message });
+        this.failures.push({ title, file, message: message.replace(/\x1b\[[0-9;]*m/g, '') });
     }
 
     /** One block per failure: its title and file, then the first lines of its message, shortened. */

@@ -95,7 +95,9 @@ describe('AcpAgent against a scripted ACP agent process', function (): void {
     it('advertises exactly the capabilities it serves and hands the IDE\'s MCP server to session/new', async () => {
         const s = await session();
         const [initialize, created] = recorded();
-        expect(initialize.params.clientCapabilities).to.deep.include({ fs: { readTextFile: true, writeTextFile: true }, terminal: true });
+        expect(initialize.params.clientCapabilities).to.deep.include({
+            fs: { readTextFile: true, writeTextFile: true }, terminal: true, session: { configOptions: { boolean: {} } }
+        });
         expect(agent!.initializeResponse?.agentInfo?.name).to.equal('fake-acp-agent');
         expect(agent!.canLoadSessions).to.equal(true);
         expect(created.params.mcpServers).to.deep.equal([{ type: 'http', name: 'theia', url: 'http://127.0.0.1:1/mcp', headers: [{ name: 'Authorization', value: 'Bearer x' }] }]);

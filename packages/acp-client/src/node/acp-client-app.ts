@@ -75,11 +75,15 @@ export function createClientApp(h: AcpClientHandlers, servedMethods: Set<string>
     return app;
 }
 
-/** The capabilities matching the handlers given: advertise only what is answered. */
+/**
+ * The capabilities matching the handlers given: advertise only what is answered. Boolean config options are
+ * always taken (AcpSession.setConfigOption sends them typed), so agents offer on/off settings as toggles.
+ */
 export function clientCapabilitiesOf(handlers: AcpClientHandlers): acp.ClientCapabilities {
     return {
         fs: { readTextFile: !!handlers.readTextFile, writeTextFile: !!handlers.writeTextFile },
         terminal: !!handlers.createTerminal,
+        session: { configOptions: { boolean: {} } },
         ...(handlers.elicit ? { elicitation: { form: {}, url: {} } } : {})
     };
 }

@@ -21,6 +21,7 @@ const store = process.env.FAKE_AGENT_NO_SESSION_STORE ? undefined : new FakeSess
 const record = (kind: string, method: string, params: unknown) =>
     fs.appendFileSync(logFile, JSON.stringify({ kind, method, params, at: performance.timeOrigin + performance.now() }) + '\n');
 
+let booleanSettings = false;
 let authenticated = !process.env.FAKE_AGENT_REQUIRE_AUTH;
 if (process.env.FAKE_AGENT_IGNORE_EOF) {
     // Like the Claude agent adapter: stdin's end does not end the process; SIGTERM does, cleanly.
@@ -274,6 +275,8 @@ const turns: Record<string, (cx: Context, args: string[]) => Promise<acp.PromptR
 void acp.agent({ name: 'fake-acp-agent' })
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
         record('request', 'initialize', params);
+        // As the real adapters: an on/off setting is a boolean only for a client that takes them.
+        booleanSettings = !!params.clientCapabilities?.session?.configOptions?.boolean;
         return {
             protocolVersion: acp.PROTOCOL_VERSION,
             agentInfo: { name: 'fake-acp-agent', version: '1.0.0' },
@@ -305,7 +308,7 @@ void acp.agent({ name: 'fake-acp-agent' })
             });
         }
         if (!process.env.FAKE_AGENT_LEGACY_SETTINGS) {
-            settings.set(sessionId, initialSettings());
+            settings.set(sessionId, initialSettings(booleanSettings));
         }
         store?.add(sessionId, params.cwd);
         return {
@@ -326,7 +329,14 @@ void acp.agent({ name: 'fake-acp-agent' })
         await client.notify(acp.methods.client.session.update, {
             sessionId: params.sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'earlier answer' } }
         });
-        return { modes: { currentModeId: 'default', availableModes: [{ id: 'default', name: 'Default' }] } };
+        if (!process.env.FAKE_AGENT_LEGACY_SETTINGS) {
+            // A loaded session has its settings again: this process's own, or the defaults after a restart.
+            settings.set(params.sessionId, settings.get(params.sessionId) ?? initialSettings(booleanSettings));
+        }
+        return {
+            modes: { currentModeId: 'default', availableModes: [{ id: 'default', name: 'Default' }] },
+            ...(settings.has(params.sessionId) ? { configOptions: settings.get(params.sessionId) } : {})
+        };
     })
     .onRequest(acp.methods.agent.session.setMode, async ({ params, client }) => {
         record('request', 'session/set_mode', params);
@@ -342,7 +352,7 @@ void acp.agent({ name: 'fake-acp-agent' })
         if (!store!.has(params.sessionId)) {
             throw acp.RequestError.resourceNotFound(params.sessionId);
         }
-        settings.set(params.sessionId, settings.get(params.sessionId) ?? initialSettings());
+        settings.set(params.sessionId, settings.get(params.sessionId) ?? initialSettings(booleanSettings));
         history.set(params.sessionId, history.get(params.sessionId) ?? []);
         return { configOptions: settings.get(params.sessionId) };
     })

@@ -38,7 +38,7 @@ export class FakeSessionStore {
 /** Each session's config options, as the agent lists them (mode, a grouped model select, a thought level, a boolean). */
 export const settings = new Map<string, acp.SessionConfigOption[]>();
 
-export function initialSettings(): acp.SessionConfigOption[] {
+export function initialSettings(booleans: boolean): acp.SessionConfigOption[] {
     return [
         {
             id: 'mode', name: 'Mode', category: 'mode', type: 'select', currentValue: 'default',
@@ -55,7 +55,9 @@ export function initialSettings(): acp.SessionConfigOption[] {
             id: 'effort', name: 'Effort', category: 'thought_level', type: 'select', currentValue: 'medium',
             options: ['low', 'medium', 'high'].map(value => ({ value, name: value }))
         },
-        { id: 'fast', name: 'Fast answers', category: 'model_config', type: 'boolean', currentValue: false }
+        booleans
+            ? { id: 'fast', name: 'Fast answers', category: 'model_config', type: 'boolean', currentValue: false }
+            : { id: 'fast', name: 'Fast answers', category: 'model_config', type: 'select', currentValue: 'off', options: ['on', 'off'].map(value => ({ value, name: value })) }
     ];
 }
 

@@ -52,7 +52,7 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
         expect(text).to.contain('call-2 (read, failed)');
         expect(await response.locator('.theia-thinking, details').count(), 'the thought is a collapsible part').to.be.greaterThan(0);
         expect(text).to.not.contain('Thinking about it.');
-        expect(await bed.window.page.locator('#chat-view-widget').innerText()).to.contain('Context: 1200 of 100000 tokens used');
+        expect(await bed.window.page.locator('#chat-view-widget .acp-session-usage').innerText()).to.equal('Context: 1.2k of 100k tokens (1%) · $0.01');
         await bed.window.page.locator('#chat-view-widget .theia-ChatInput-Editor .native-edit-context, #chat-view-widget .theia-ChatInput-Editor textarea').first().focus();
         await bed.window.page.keyboard.type('/');
         const suggestion = bed.window.page.locator('#chat-view-widget .suggest-widget .monaco-list-row', { hasText: 'init' });

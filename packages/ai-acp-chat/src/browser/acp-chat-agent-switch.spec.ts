@@ -43,7 +43,8 @@ describe('ACP chat: a chat that changes agent', () => {
             closeSession: async () => undefined
         } as unknown as AcpChatBackend;
         const services = {
-            backend, client, workspace: async () => ({ cwd: '/w', roots: ['/w'], snapshotInclude: [] }), mayStart: async () => true, mcpServers: () => []
+            backend, client, workspace: async () => ({ cwd: '/w', roots: ['/w'], snapshotInclude: [] }), mayStart: async () => true, mcpServers: () => [],
+            sessionStarted: async () => []
         } as unknown as AcpChatAgentServices;
         const definition = (name: string): AcpAgentDefinition => ({ name, command: `/opt/${name}/agent`, args: [], env: {} });
         agents = { Alpha: new SwitchingAgent(definition('Alpha'), services), Beta: new SwitchingAgent(definition('Beta'), services) };

@@ -6,7 +6,8 @@ import { LanguageModelRequirement, PromptVariantSet } from '@theia/ai-core';
 import { nls } from '@theia/core/lib/common/nls';
 import { AcpAgentDefinition } from '@theia-cli-companion/acp-client/lib/common';
 import type { DiffReviewService } from '@theia-cli-companion/ai-cli-core/lib/browser';
-import { AcpChatBackend, AcpPromptResult, AcpSessionInfo, AcpStartFailure, AcpStartResult } from '../common/acp-chat-protocol';
+import { AcpChatBackend, AcpPromptResult, AcpSessionInfo, AcpStartResult } from '../common/acp-chat-protocol';
+import { describeStartFailure } from './describe-start-failure';
 import type { SharedMcpServer } from '../common/theia-mcp-servers';
 import { AcpAgentSignIn } from './acp-agent-sign-in';
 import { AcpChatClientImpl } from './acp-chat-client-impl';
@@ -37,6 +38,8 @@ export interface AcpChatAgentServices {
     readonly mcpServers: (agentName: string) => SharedMcpServer[];
     /** Whether the agent may start in this workspace (asks the user to trust it when it is not trusted). */
     readonly mayStart: (agentName: string) => Promise<boolean>;
+    /** A session started: the chat's settings are set again on it; resolves with what could not be, to say in the chat. */
+    readonly sessionStarted: (request: MutableChatRequestModel, session: AcpSessionInfo, agentName: string) => Promise<string[]>;
 }
 
 /**
@@ -113,6 +116,7 @@ export class AcpChatAgent implements ChatAgent {
             replaceWritten: (filePath, expected, reviewed) => backend.replaceWritten(chatId, filePath, expected, reviewed)
         });
         turn.omittedOutputs = this.omittedOutputsOf(chatId);
+        turn.usageBefore = client.sessionState(chatId).usage;
         client.attach(chatId, turn, this.name);
         return turn;
     }
@@ -174,6 +178,10 @@ export class AcpChatAgent implements ChatAgent {
             response.response.addContent(new AgentMarkdownContent(`\n\n*${nls.localize('theia-cli-companion/acp-chat/stopReason',
                 'The agent stopped: {0}', result.stopReason)}*`, turn.roots));
         }
+        const usage = turn.usageNote();
+        if (usage) {
+            response.response.addContent(usage);
+        }
         response.complete();
     }
 
@@ -220,7 +228,7 @@ export class AcpChatAgent implements ChatAgent {
             result = await start();
         }
         if (!result.ok) {
-            this.fail(request, this.describeFailure(result.failure));
+            this.fail(request, describeStartFailure(this.name, result.failure));
             return undefined;
         }
         this.sessions.set(chatId, result.session);
@@ -242,8 +250,13 @@ export class AcpChatAgent implements ChatAgent {
         request.session.setSettings({
             ...request.session.settings, [ACP_SESSION_IDS_SETTING]: { ...isRecord(ids) ? ids : {}, [this.name]: result.session.sessionId }
         });
-        const modes = result.session.modes;
+        // An agent with a mode setting shows it with its other settings; Theia's mode selector is for those with only the older modes.
+        const modes = result.session.configOptions?.some(option => option.category === 'mode') ? undefined : result.session.modes;
         this.modes = modes?.availableModes.map(mode => ({ id: this.selectorModeId(mode.id), name: mode.name, isDefault: mode.id === modes.currentModeId }));
+        const problems = await this.services.sessionStarted(request, result.session, this.name);
+        if (problems.length) {
+            request.response.response.addContent(new AgentMarkdownContent(`*${problems.join(' ')}*\n\n`, workspace.roots));
+        }
         return result.session;
     }
 
@@ -270,21 +283,6 @@ export class AcpChatAgent implements ChatAgent {
                 : undefined;
         if (note) {
             request.response.response.addContent(new AgentMarkdownContent(`*${note}*\n\n`, roots));
-        }
-    }
-
-    protected describeFailure(failure: AcpStartFailure): string {
-        switch (failure.kind) {
-            case 'not-installed':
-                return failure.installCommand
-                    ? nls.localize('theia-cli-companion/acp-chat/notInstalledWithHint',
-                        '{0} is not installed ("{1}" was not found). Install it with: {2}', this.name, failure.command, failure.installCommand)
-                    : nls.localize('theia-cli-companion/acp-chat/notInstalled', '{0} is not installed ("{1}" was not found).', this.name, failure.command);
-            case 'auth-required':
-                return nls.localize('theia-cli-companion/acp-chat/authRequired', '{0} needs credentials: {1}. It offers: {2}.', this.name, failure.message,
-                    failure.methods.map(method => method.name).join(', '));
-            default:
-                return nls.localize('theia-cli-companion/acp-chat/startFailed', '{0} could not start a session: {1}', this.name, failure.message);
         }
     }
 

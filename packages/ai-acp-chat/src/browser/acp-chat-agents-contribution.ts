@@ -20,6 +20,8 @@ import { AcpPromptAttachments } from './prompt/acp-prompt-attachments';
 import { AcpChatAgent } from './acp-chat-agent';
 import { AcpAgentSettings } from './acp-agent-settings';
 import { AcpChatClientImpl } from './acp-chat-client-impl';
+import { AcpChatSessionStates } from './acp-chat-session-states';
+import { AcpChatSettings } from './session-bar/acp-chat-settings';
 import { AcpRegistryAgents } from './registry/acp-registry-agents';
 import { registryAgentDefinitions } from './registry/registry-agent-definitions';
 
@@ -35,6 +37,8 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
     @inject(PromptService) protected readonly prompts: PromptService;
     @inject(AcpChatBackend) protected readonly backend: AcpChatBackend;
     @inject(AcpChatClientImpl) protected readonly client: AcpChatClientImpl;
+    @inject(AcpChatSessionStates) protected readonly sessionStates: AcpChatSessionStates;
+    @inject(AcpChatSettings) protected readonly settingsOfChats: AcpChatSettings;
     @inject(DiffReviewService) protected readonly diffs: DiffReviewService;
     @inject(AcpPromptAttachments) protected readonly attachments: AcpPromptAttachments;
     @inject(AcpTurnChanges) protected readonly turnChanges: AcpTurnChanges;
@@ -73,6 +77,7 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
         this.withTheiaAi(() => this.chats.onSessionEvent(event => this.withTheiaAi(() => {
             if (isSessionDeletedEvent(event)) {
                 this.registered.forEach(agent => agent.forget(event.sessionId));
+                this.sessionStates.forget(event.sessionId);
             }
         })));
         void this.preferences.ready.then(() => {
@@ -136,7 +141,8 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
             },
             onCommands: (agent, commands) => this.offerCommands(agent, commands),
             mcpServers: agentName => this.mcpServersFor(agentName),
-            mayStart: agentName => this.trustGate.mayStart(agentName)
+            mayStart: agentName => this.trustGate.mayStart(agentName),
+            sessionStarted: (request, session, agentName) => this.settingsOfChats.restore(request.session, session, agentName)
         })));
         this.registered.forEach(agent => {
             this.agentService.registerAgent(agent);

@@ -5,7 +5,7 @@ import { AppliedChanges, ReviewedProposal } from '@theia-cli-companion/ai-cli-co
 import type { ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
 import { AcpChatClient } from '../common/acp-chat-protocol';
 import { AcpFileAccess } from './acp-file-access';
-import { AcpChatSessionStates } from './acp-chat-session-states';
+import { AcpChatSessionState, AcpChatSessionStates } from './acp-chat-session-states';
 import { AcpTerminalPresenter } from './acp-terminal-presenter';
 import { AcpToolCallEvents } from './acp-tool-call-events';
 import { AcpTurnSinks } from './acp-turn-sinks';
@@ -54,6 +54,11 @@ export class AcpChatClientImpl implements AcpChatClient {
     /** The chat's running turn, when it is a turn of the agent the chat talks to (see {@link AcpTurnSinks}). */
     protected sinkOf(chatSessionId: string): AcpTurnSink | undefined {
         return this.sinks.of(chatSessionId, this.chatAgents.get(chatSessionId));
+    }
+
+    /** What the window knows of the chat's session now (its settings, usage, commands). */
+    sessionState(chatSessionId: string): AcpChatSessionState {
+        return this.states.of(chatSessionId);
     }
 
     onSessionUpdate(chatSessionId: string, update: acp.SessionUpdate, toolCall?: ToolCallState): void {

@@ -33,14 +33,20 @@ import { AcpRegistryBackend, acpRegistryServicePath } from '../common/acp-regist
 import { AcpRegistryAgents } from './registry/acp-registry-agents';
 import { AcpRegistryCommandContribution } from './registry/acp-registry-command-contribution';
 import { AcpRegistryUpdateCheck } from './registry/acp-registry-update-check';
+import { AIChatInputWidget } from '@theia/ai-chat-ui/lib/browser/chat-input-widget';
+import { AcpChatSettings } from './session-bar/acp-chat-settings';
+import { AcpChatInputWidget } from './session-bar/acp-chat-input-widget';
 
-export default new ContainerModule(bind => {
+export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
     bindAcpChatPreferences(bind);
     bind(AcpFileAccess).toSelf().inSingletonScope();
     bind(AcpTerminalPresenter).toSelf().inSingletonScope();
     bind(AcpToolCallEvents).toSelf().inSingletonScope();
     bind(AcpChatSessionStates).toSelf().inSingletonScope();
     bind(AcpChatClientImpl).toSelf().inSingletonScope();
+    bind(AcpChatSettings).toSelf().inSingletonScope();
+    // The agent's settings and usage above the chat input (Theia's input has no contribution point for them).
+    rebind(AIChatInputWidget).to(AcpChatInputWidget);
     bind(AcpChatBackend).toDynamicValue(ctx =>
         ctx.container.get<ServiceConnectionProvider>(RemoteConnectionProvider).createProxy<AcpChatBackend>(acpChatServicePath, ctx.container.get(AcpChatClientImpl))
     ).inSingletonScope();

@@ -11,13 +11,13 @@ describe('AcpChatSessionStates', () => {
         const states = new AcpChatSessionStates();
         const changed: string[] = [];
         states.onDidChange(chat => changed.push(chat));
-        states.adopt({ chatSessionId: 'a', sessionId: 's1', loaded: false, configOptions: [effort('low')], modes: { currentModeId: 'default', availableModes: [] } });
+        states.adopt({ chatSessionId: 'a', sessionId: 's1', loaded: false, configOptions: [effort('low')], modes: { currentModeId: 'default', availableModes: [] } }, 'Codex');
         states.apply('a', { sessionUpdate: 'config_option_update', configOptions: [effort('high')] });
         states.apply('a', { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'review', description: 'Review', input: { hint: 'branch name' } }] });
         states.apply('a', { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'plan', description: 'Plan' }] });
         states.apply('a', { sessionUpdate: 'current_mode_update', currentModeId: 'plan' });
         states.apply('b', { sessionUpdate: 'session_info_update', title: 'Other chat' });
-        expect(states.of('a')).to.deep.equal({ configOptions: [effort('high')], currentModeId: 'plan', commands: [{ name: 'plan', description: 'Plan' }] });
+        expect(states.of('a')).to.deep.equal({ agentName: 'Codex', configOptions: [effort('high')], currentModeId: 'plan', commands: [{ name: 'plan', description: 'Plan' }] });
         expect(states.of('b')).to.deep.equal({ configOptions: [], commands: [], title: 'Other chat' });
         expect(changed).to.deep.equal(['a', 'a', 'a', 'a', 'a', 'b']);
     });
@@ -31,5 +31,18 @@ describe('AcpChatSessionStates', () => {
         expect(states.of('a').title).to.equal(undefined);
         states.forget('a');
         expect(states.of('a')).to.deep.equal({ configOptions: [], commands: [] });
+    });
+
+    it('keeps what an agent announced while its session started, not what another agent of the chat did; a change\'s answer replaces the list', () => {
+        const states = new AcpChatSessionStates();
+        // codex-acp announces its commands before session/new answers
+        states.apply('a', { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'review', description: 'Review' }] });
+        states.adopt({ chatSessionId: 'a', sessionId: 's1', loaded: false, configOptions: [effort('low')] }, 'Codex');
+        expect(states.of('a').commands.map(command => command.name)).to.deep.equal(['review']);
+        states.replaceOptions('a', [effort('high')]);
+        expect(states.of('a').configOptions).to.deep.equal([effort('high')]);
+        states.apply('a', { sessionUpdate: 'usage_update', used: 10, size: 100 });
+        states.adopt({ chatSessionId: 'a', sessionId: 's2', loaded: false }, 'Claude');
+        expect(states.of('a')).to.deep.equal({ agentName: 'Claude', configOptions: [], commands: [] });
     });
 });

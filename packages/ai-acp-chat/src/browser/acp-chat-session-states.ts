@@ -2,13 +2,16 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { injectable } from '@theia/core/shared/inversify';
 import { Emitter, Event } from '@theia/core/lib/common/event';
 import type { AcpSessionInfo } from '../common/acp-chat-protocol';
+import { SessionUsage, usageOf } from './session-bar/session-usage';
 
 /** What the window knows of one chat's agent session between turns too: its settings, title, usage and commands. */
 export interface AcpChatSessionState {
+    /** The agent whose session this is (the chat may talk to another one later). */
+    readonly agentName?: string;
     readonly configOptions: readonly acp.SessionConfigOption[];
     readonly currentModeId?: string;
     readonly title?: string;
-    readonly usage?: { readonly used: number; readonly size: number; readonly cost?: { readonly amount: number; readonly currency: string } };
+    readonly usage?: SessionUsage;
     readonly commands: readonly acp.AvailableCommand[];
 }
 
@@ -29,9 +32,21 @@ export class AcpChatSessionStates {
         return this.states.get(chatSessionId) ?? EMPTY;
     }
 
-    /** A session (re)started: its state is what the backend says of it now. */
-    adopt(info: AcpSessionInfo): void {
-        this.set(info.chatSessionId, { configOptions: info.configOptions ?? [], currentModeId: info.modes?.currentModeId ?? undefined, commands: [] });
+    /** A session of `agentName` (re)started: its settings are what the backend says of it now; usage and commands come with its updates. */
+    adopt(info: AcpSessionInfo, agentName: string): void {
+        const earlier = this.of(info.chatSessionId);
+        // Commands and usage an agent announced while its session started (codex-acp does) are its own: kept.
+        const own = earlier.agentName === agentName || earlier.agentName === undefined;
+        const modeId = info.modes?.currentModeId;
+        this.set(info.chatSessionId, {
+            agentName, configOptions: info.configOptions ?? [], commands: own ? earlier.commands : [],
+            ...(own && earlier.usage ? { usage: earlier.usage } : {}), ...(modeId ? { currentModeId: modeId } : {})
+        });
+    }
+
+    /** The agent answered a change of its settings with the whole new list. */
+    replaceOptions(chatSessionId: string, configOptions: readonly acp.SessionConfigOption[]): void {
+        this.set(chatSessionId, { ...this.of(chatSessionId), configOptions });
     }
 
     /** Takes in what an update says of the session; every list the agent sends replaces the one before. */
@@ -45,7 +60,7 @@ export class AcpChatSessionStates {
             case 'session_info_update':
                 return update.title === undefined ? undefined : this.set(chatSessionId, { ...state, title: update.title ?? undefined });
             case 'usage_update':
-                return this.set(chatSessionId, { ...state, usage: { used: update.used, size: update.size, ...(update.cost ? { cost: update.cost } : {}) } });
+                return this.set(chatSessionId, { ...state, usage: usageOf(update) ?? state.usage });
             case 'available_commands_update':
                 return this.set(chatSessionId, { ...state, commands: update.availableCommands });
         }

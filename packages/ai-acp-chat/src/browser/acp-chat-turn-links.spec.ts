@@ -80,11 +80,14 @@ describe('ACP chat turn: the agent\'s links', () => {
         expect(rendered[0].text).to.contain(`a](${COMMAND}) [b`);
     });
 
-    it('usage is shown (as markdown, by Theia) only when the agent sends numbers', async () => {
+    it('the turn\'s usage is said (as markdown, by Theia) only when the agent sends numbers', async () => {
         turn.onUpdate({ sessionUpdate: 'usage_update', used: `[README.md](${COMMAND})`, size: 100 } as unknown as acp.SessionUpdate);
-        expect(request.session.suggestions).to.deep.equal([]);
-        turn.onUpdate({ sessionUpdate: 'usage_update', used: 1200, size: 100000 });
-        expect(request.session.suggestions).to.deep.equal(['Context: 1200 of 100000 tokens used']);
+        expect(turn.usageNote()).to.equal(undefined);
+        turn.usageBefore = { used: 1000, size: 100000, cost: { amount: 0.01, currency: 'USD' } };
+        turn.onUpdate({ sessionUpdate: 'usage_update', used: 1200, size: 100000, cost: { amount: 0.0125, currency: 'USD' } });
+        const rendered = await theiaChatMarkdown(turn.usageNote()!.content.value);
+        expect(rendered.links).to.deep.equal([]);
+        expect(rendered.text.trim()).to.equal('Context after this turn: 1.2k of 100k tokens (+200) · $0.0125 (+$0.0025)');
     });
 
     it('a plan entry\'s command: link is text', async () => {

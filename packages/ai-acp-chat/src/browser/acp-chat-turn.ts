@@ -9,6 +9,7 @@ import { AcpTurnSink } from './acp-chat-client-impl';
 import { AcpPermissionRequest, PermissionAnswer } from './acp-permission-request';
 import { AgentMarkdownContent } from './agent-markdown/agent-markdown-content';
 import { markdownText } from './agent-markdown/markdown-text';
+import { describeTurnUsage, SessionUsage, usageOf } from './session-bar/session-usage';
 
 /** The files a permission diff is about, on disk: agents such as Claude Code and Codex write them themselves. */
 export interface AgentWrittenFiles {
@@ -54,6 +55,9 @@ export class AcpChatTurn implements AcpTurnSink {
     protected writes = 0;
     /** Tool calls whose output the chat shows cut (id → title): the chat's, shared by its turns. */
     omittedOutputs = new Map<string, string>();
+    /** The chat's usage when the turn started: its end says what the turn added. */
+    usageBefore?: SessionUsage;
+    protected usageAfter?: SessionUsage;
     /** Allowed tool calls whose files the user reviewed with changes: settled when the tool call completes. */
     protected readonly reviewedToolCalls = new Map<string, string[]>();
     /** Reviewed texts being put in place: the turn is over when they are. */
@@ -108,10 +112,8 @@ export class AcpChatTurn implements AcpTurnSink {
                 this.onMode(update.currentModeId);
                 break;
             case 'usage_update':
-                // Shown as markdown (with links) by Theia: numbers only.
-                if (Number.isFinite(update.used) && Number.isFinite(update.size)) {
-                    this.request.session.setSuggestions([nls.localize('theia-cli-companion/acp-chat/usage', 'Context: {0} of {1} tokens used', update.used, update.size)]);
-                }
+                // The chat's session bar shows it as it comes; the turn's end says what the turn added.
+                this.usageAfter = usageOf(update) ?? this.usageAfter;
                 break;
             default:
                 // user_message_chunk (a replay) and kinds newer than this client: nothing to render in a live turn.
@@ -259,6 +261,12 @@ export class AcpChatTurn implements AcpTurnSink {
     }
 
     /** Closes the reviews still open when the turn ends (cancelled, failed): their questions are moot. */
+    /** What the turn added to the context (and the cost), for the end of its response; undefined when the agent said nothing of it. */
+    usageNote(): AgentMarkdownContent | undefined {
+        const text = describeTurnUsage(this.usageBefore, this.usageAfter);
+        return text ? new AgentMarkdownContent(`\n\n*${markdownText(text)}*`, this.roots) : undefined;
+    }
+
     dispose(): void {
         this.permissions.forEach(permission => permission.dispose());
     }

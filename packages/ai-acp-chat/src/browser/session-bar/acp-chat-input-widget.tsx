@@ -1,0 +1,76 @@
+import * as React from '@theia/core/shared/react';
+import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
+import { MessageService } from '@theia/core/lib/common/message-service';
+import { nls } from '@theia/core/lib/common/nls';
+import type { ChatAgent, MutableChatModel } from '@theia/ai-chat';
+import { AIChatInputWidget } from '@theia/ai-chat-ui/lib/browser/chat-input-widget';
+import { AcpChatSessionStates } from '../acp-chat-session-states';
+import { AcpChatSettings } from './acp-chat-settings';
+import { AcpSessionBar } from './acp-session-bar';
+
+/**
+ * Theia AI's chat input with the ACP session bar above it: the settings and usage of the agent the next
+ * message goes to, when that agent is the one whose session the chat has. Theia's input has no place for
+ * an agent's own controls, so the bar wraps what Theia renders and leaves it as it is.
+ */
+@injectable()
+export class AcpChatInputWidget extends AIChatInputWidget {
+    @inject(AcpChatSessionStates) protected readonly acpStates: AcpChatSessionStates;
+    @inject(AcpChatSettings) protected readonly acpSettings: AcpChatSettings;
+    @inject(MessageService) protected readonly acpMessages: MessageService;
+    /** The setting being sent to the agent, by chat. */
+    protected readonly acpChanging = new Map<string, string>();
+
+    @postConstruct()
+    protected override init(): void {
+        super.init();
+        this.toDispose.push(this.acpStates.onDidChange(chatId => {
+            if (chatId === this._chatModel?.id) {
+                // A session that just started may have brought the agent's modes: the selector reads them again.
+                this.scheduleUpdateReceivingAgent();
+                this.update();
+            }
+        }));
+    }
+
+    /** Theia reads an agent's modes only when the addressed agent changes; an ACP agent knows its modes once its session started. */
+    protected override async updateAgentState(agent: ChatAgent | undefined): Promise<void> {
+        const shown = this.receivingAgent;
+        if (agent && shown && agent.id === shown.agentId && (agent.modes ?? []).map(mode => mode.id).join('\n') !== shown.modes.map(mode => mode.id).join('\n')) {
+            this.forceCapabilitiesRefresh = true;
+        }
+        return super.updateAgentState(agent);
+    }
+
+    protected override render(): React.ReactNode {
+        return <>
+            {this.renderSessionBar()}
+            {super.render()}
+        </>;
+    }
+
+    protected renderSessionBar(): React.ReactNode {
+        const chat = this._chatModel as MutableChatModel | undefined;
+        const agentName = this.receivingAgent?.agentId;
+        const state = chat && this.acpStates.of(chat.id);
+        if (!chat || !state || !agentName || state.agentName !== agentName) {
+            return undefined;
+        }
+        return <AcpSessionBar agentName={agentName} state={state} changing={this.acpChanging.get(chat.id)}
+            onChange={(configId, value) => this.changeSetting(chat, agentName, configId, value)} />;
+    }
+
+    protected async changeSetting(chat: MutableChatModel, agentName: string, configId: string, value: string | boolean): Promise<void> {
+        this.acpChanging.set(chat.id, configId);
+        this.update();
+        try {
+            await this.acpSettings.set(chat, agentName, configId, value);
+        } catch (error) {
+            this.acpMessages.error(nls.localize('theia-cli-companion/acp-chat/settingFailed', '{0} did not change {1}: {2}', agentName, configId,
+                error instanceof Error ? error.message : String(error)));
+        } finally {
+            this.acpChanging.delete(chat.id);
+            this.update();
+        }
+    }
+}

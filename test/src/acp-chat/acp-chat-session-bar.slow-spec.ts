@@ -1,0 +1,122 @@
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as path from 'path';
+import { until } from '../support/processes';
+import { updateTheiaSettings } from '../support/sandbox';
+import { AcpChatTestbed } from '../support/acp-chat-testbed';
+import { AcpChat } from '../hosts/acp-chat-view';
+import { REPO_ROOT, TheiaBackend } from '../hosts/theia-backend';
+import { waitForWorkbench } from '../hosts/browser';
+
+const FAKE_AGENT = path.join(REPO_ROOT, 'packages', 'acp-client', 'lib', 'node', 'test', 'fake-acp-agent-main.js');
+const BAR = '#chat-view-widget .acp-session-bar';
+
+/**
+ * The session bar above the chat input, with the scripted agent: its settings (ACP config options) as
+ * selects and toggles that reach the agent, the agent's own changes, its usage, and the chat's choices set
+ * again on a later session of it. An agent with only the older modes and models keeps Theia's mode selector.
+ */
+describe('ACP chat: the agent\'s settings and usage above the chat input', function (): void {
+    this.timeout(300000);
+    let agentLog = '';
+    const bed = AcpChatTestbed.install({ 'notes.md': '# Notes\n' }, sandbox => {
+        agentLog = path.join(sandbox.tmp, 'fake-agent.jsonl');
+        updateTheiaSettings(sandbox, {
+            'ai-features.chat.defaultChatAgent': 'Fake',
+            'aiCliCompanion.acp.agents': [
+                { name: 'Fake', command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: agentLog } },
+                { name: 'Legacy', command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: `${agentLog}.legacy`, FAKE_AGENT_LEGACY_SETTINGS: '1' } }
+            ]
+        });
+    });
+
+    beforeEach(() => bed.chat.newChat());
+
+    const agentCalls = (log = agentLog) => fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').map(line => JSON.parse(line)) : [];
+    const setCalls = () => agentCalls().filter(call => call.method === 'session/set_config_option').map(call => call.params);
+    const setting = (id: string) => bed.window.page.locator(`${BAR} [data-config-id="${id}"]`);
+    const selected = (id: string) => setting(id).locator('select').inputValue();
+
+    it('shows the agent\'s settings by kind; a change reaches the agent, and the agent\'s own change shows at once', async () => {
+        const first = await bed.chat.send('echo hello');
+        await bed.chat.finished(first);
+        await bed.window.page.locator(BAR).waitFor({ state: 'visible', timeout: 20000 });
+        // Mode, model, thought level, then the rest; a boolean (the client says it takes them) is a toggle.
+        expect(await bed.window.page.locator(`${BAR} .acp-setting`).evaluateAll(nodes => nodes.map(node => node.getAttribute('data-config-id'))))
+            .to.deep.equal(['mode', 'model', 'effort', 'fast']);
+        expect(await setting('model').locator('optgroup').evaluateAll(groups => groups.map(group => group.getAttribute('label')))).to.deep.equal(['Fast', 'Smart']);
+        expect(await selected('model')).to.equal('fake-pro');
+        // The agent's mode is one of its settings: Theia's own mode selector is not shown beside it.
+        expect(await bed.window.page.locator('#chat-view-widget .theia-ChatInput-ModeSelector').count()).to.equal(0);
+
+        await setting('model').locator('select').selectOption('fake-flash');
+        await until(() => setCalls().some(params => params.configId === 'model' && params.value === 'fake-flash'), 'session/set_config_option model', 20000);
+        // Not check(): the toggle shows the agent's answer, not the click, so it turns on once the agent took it.
+        await setting('fast').locator('input[type="checkbox"]').click();
+        await until(() => setCalls().some(params => params.configId === 'fast' && params.type === 'boolean' && params.value === true), 'the boolean fast=true', 20000);
+        await until(async () => await selected('model') === 'fake-flash' && await setting('fast').locator('input').isChecked(), 'the bar to show the agent\'s answer', 10000);
+
+        // The agent changes a setting itself (config_option_update): the bar follows.
+        const configured = await bed.chat.send('configure effort high');
+        await bed.chat.finished(configured);
+        await until(async () => await selected('effort') === 'high', 'effort high from the agent\'s update', 10000);
+    });
+
+    it('shows the context used (and the cost) beside the settings, and what each turn added at its end', async () => {
+        const response = await bed.chat.send('stream');
+        await bed.chat.finished(response);
+        await until(async () => (await bed.window.page.locator(`${BAR} .acp-session-usage`).innerText().catch(() => '')) === 'Context: 1.2k of 100k tokens (1%) · $0.01',
+            'the usage in the session bar', 10000);
+        expect(await bed.chat.text(response)).to.match(/Context after this turn: 1\.2k of 100k tokens · \$0\.01$/);
+    });
+
+    it('an agent with only the older modes and models keeps Theia\'s mode selector and shows no settings', async () => {
+        const response = await bed.chat.send('@Legacy echo old style', true);
+        await bed.chat.finished(response);
+        await bed.window.page.locator('#chat-view-widget .theia-ChatInput-ModeSelector').waitFor({ state: 'visible', timeout: 20000 });
+        expect(await bed.window.page.locator(`${BAR} .acp-setting`).count()).to.equal(0);
+        expect(agentCalls(`${agentLog}.legacy`).find(call => call.method === 'session/new')).to.not.equal(undefined);
+    });
+
+    // Last: it restarts the backend.
+    it('sets the chat\'s choices again on the agent\'s next session after a backend restart', async () => {
+        const first = await bed.chat.send('echo remember my settings');
+        await bed.chat.finished(first);
+        await setting('effort').locator('select').selectOption('low');
+        await until(() => setCalls().some(params => params.configId === 'effort' && params.value === 'low'), 'effort low', 20000);
+        const [, chatId] = [...bed.backend.log.matchAll(/Chat (\S+): Fake session (\S+) started/g)].at(-1)!;
+        // Theia keeps the chat, its settings too, a little later (debounced): the choice must be in the stored chat.
+        const storedWithChoice = (dir: string): boolean => fs.readdirSync(dir, { withFileTypes: true }).some(entry => {
+            const entryPath = path.join(dir, entry.name);
+            return entry.isDirectory() ? storedWithChoice(entryPath) : entryPath.includes(chatId) && /"acpConfigChoices"[\s\S]*"effort"\s*:\s*"low"/.test(fs.readFileSync(entryPath, 'utf8'));
+        });
+        await until(() => storedWithChoice(bed.sandbox.root), 'the chat to be stored with its settings', 20000);
+        // and listed in the index of stored chats, which Theia writes on its own
+        const listed = (dir: string): boolean => fs.readdirSync(dir, { withFileTypes: true }).some(entry => entry.isDirectory()
+            ? listed(path.join(dir, entry.name)) : entry.name === 'index.json' && fs.readFileSync(path.join(dir, entry.name), 'utf8').includes(`"${chatId}"`));
+        await until(() => listed(bed.sandbox.root), 'the chat to be listed', 20000);
+
+        await bed.backend.stop();
+        bed.backend = new TheiaBackend(bed.sandbox, bed.workspace);
+        await bed.backend.start();
+        bed.chat = new AcpChat(bed.window, bed.backend);
+        await bed.window.page.goto(bed.backend.url);
+        await waitForWorkbench(bed.window.page);
+        await bed.window.runCommand('Browse all chats');
+        // Found by its title (the list shows the latest chats first), once the list is there.
+        await bed.window.page.locator('.quick-input-list .monaco-list-row').first().waitFor({ state: 'visible', timeout: 20000 });
+        await bed.window.page.keyboard.type('remember my settings');
+        await bed.window.page.locator('.quick-input-list .monaco-list-row', { hasText: 'remember my settings' }).first().click({ timeout: 20000 });
+        await bed.window.page.locator('#chat-view-widget .theia-ResponseNode', { hasText: 'remember my settings' }).first().waitFor({ state: 'visible', timeout: 20000 })
+            .catch(async error => { throw new Error(`${error.message}; ${await bed.window.describeForFailure('acp-settings-reopen')}`); });
+        const callsBefore = agentCalls().length;
+        const next = await bed.chat.send('echo after the restart');
+        await bed.chat.finished(next);
+        // The new agent process started with its defaults: the chat's choice went to it before the message.
+        const calls = agentCalls().slice(callsBefore);
+        const restored = calls.findIndex(call => call.method === 'session/set_config_option' && call.params.configId === 'effort' && call.params.value === 'low');
+        expect(restored, JSON.stringify(calls.map(call => call.method))).to.be.greaterThan(-1);
+        expect(restored).to.be.lessThan(calls.findIndex(call => call.method === 'session/prompt'));
+        expect(await selected('effort')).to.equal('low');
+    });
+});

@@ -11,6 +11,7 @@ import { until } from '../support/processes';
 import { prepareQwenAcp } from '../clis/qwen-acp-setup';
 
 const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
+const SESSION_BAR = '#chat-view-widget .acp-session-bar';
 const LETTERS = 'alpha\nbeta\ngamma\n';
 const NUMBERS = 'zero\none\ntwo\nthree\nfour\n';
 
@@ -92,6 +93,27 @@ describe('ACP chat: Claude Code and Codex (through their adapters) and Qwen Code
         expect(anthropic.requests.some(request => MockAnthropicApi.lastUserText(request).includes('Say hello'))).to.equal(true);
     });
 
+    it('Claude Code\'s settings show above the chat input; a model chosen there is the one the next turn asks the model API for', async () => {
+        const hello = await bed.chat.send('@Claude Say hello', true);
+        await bed.chat.finished(hello).catch(error => explain(error, 'claude-settings-hello'));
+        const model = bed.window.page.locator(`${SESSION_BAR} [data-config-id="model"] select`);
+        await model.waitFor({ state: 'visible', timeout: 20000 }).catch(error => explain(error, 'claude-settings-bar'));
+        // Claude's adapter lists mode, model, thought level and more; "default" is the account's default (Opus here).
+        const ids = await bed.window.page.locator(`${SESSION_BAR} .acp-setting`).evaluateAll(nodes => nodes.map(node => node.getAttribute('data-config-id')));
+        expect(ids.slice(0, 3)).to.deep.equal(['mode', 'model', 'effort']);
+        expect(await model.locator('option').evaluateAll(options => options.map(option => (option as HTMLOptionElement).value))).to.include('haiku');
+        expect(anthropic.requests.filter(MockAnthropicApi.isMainConversation).map(request => request.model)).to.not.include.members(['haiku']);
+        await model.selectOption('haiku');
+        await until(() => bed.backend.log.includes('model = "haiku"'), 'the agent to take the model', 20000);
+        const before = anthropic.requests.length;
+        const next = await bed.chat.send('@Claude Say hello again', true);
+        await bed.chat.finished(next).catch(error => explain(error, 'claude-settings-next'));
+        const models = anthropic.requests.slice(before).filter(MockAnthropicApi.isMainConversation).map(request => request.model ?? '');
+        expect(models, 'the next turn\'s requests').to.not.be.empty;
+        expect(models.every(name => /haiku/.test(name)), JSON.stringify(models)).to.equal(true);
+        expect(await model.inputValue()).to.equal('haiku');
+    });
+
     it('Claude Code in its own default mode (Accept edits: the mock model has no Auto) edits by itself; the turn lists the file and Restore puts it back', async () => {
         const letters = path.join(bed.workspace, 'letters.txt');
         const response = await bed.chat.send('@Claude Shout the first and last [EDIT]', true);
@@ -103,8 +125,12 @@ describe('ACP chat: Claude Code and Codex (through their adapters) and Qwen Code
         await until(() => fs.readFileSync(letters, 'utf8') === LETTERS, 'letters.txt as it was before the turn', 20000);
     });
 
-    it('Claude Code in Manual mode (Set Agent Mode…): its Edit is reviewed as the whole file; with one change rejected, the file ends with the reviewed text', async () => {
-        await setMode('@Claude', 'Manual', /mode default/);
+    it('Claude Code in Manual mode (chosen above the chat input): its Edit is reviewed as the whole file; one change rejected, the file has the reviewed text', async () => {
+        const hello = await bed.chat.send('@Claude Say hello', true);
+        await bed.chat.finished(hello).catch(error => explain(error, 'claude-manual-hello'));
+        await bed.window.page.locator(`${SESSION_BAR} [data-config-id="mode"] select`).selectOption({ label: 'Manual' })
+            .catch(error => explain(error, 'claude-manual-mode'));
+        await until(() => bed.backend.log.includes('mode = "default"'), 'the session in Manual mode', 20000);
         const letters = path.join(bed.workspace, 'letters.txt');
         const response = await bed.chat.send('@Claude Shout the first and last [EDIT]', true);
         await bed.window.page.locator(DIFF_EDITOR).first().waitFor({ state: 'visible', timeout: 60000 }).catch(error => explain(error, 'claude-edit'));

@@ -45,14 +45,15 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
         await bed.chat.finished(response);
         const text = await bed.chat.text(response);
         expect(text).to.match(/^Thinking\n\nHello world\n/);
-        expect(text).to.match(/Done\.$/);
+        expect(text).to.match(/Done\.\n+Context after this turn: 1\.2k of 100k tokens · \$0\.01$/);
         expect(await response.locator('.theia-ResponseNode strong', { hasText: 'world' }).count(), 'markdown rendered').to.equal(1);
         expect(text).to.contain('Plan\n\n☑ Read the file\n▶ Change it (in progress)\n☐ Run the tests');
         expect(text).to.contain('Searching for TODO (search, completed)');
         expect(text).to.contain('call-2 (read, failed)');
         expect(await response.locator('.theia-thinking, details').count(), 'the thought is a collapsible part').to.be.greaterThan(0);
         expect(text).to.not.contain('Thinking about it.');
-        expect(await bed.window.page.locator('#chat-view-widget .acp-session-usage').innerText()).to.equal('Context: 1.2k of 100k tokens (1%) · $0.01');
+        await until(async () => await bed.window.page.locator('#chat-view-widget .acp-session-usage').innerText().catch(() => '') === 'Context: 1.2k of 100k tokens (1%) · $0.01',
+            'the usage above the input', 10000);
         await bed.window.page.locator('#chat-view-widget .theia-ChatInput-Editor .native-edit-context, #chat-view-widget .theia-ChatInput-Editor textarea').first().focus();
         await bed.window.page.keyboard.type('/');
         const suggestion = bed.window.page.locator('#chat-view-widget .suggest-widget .monaco-list-row', { hasText: 'init' });

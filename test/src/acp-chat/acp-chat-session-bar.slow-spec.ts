@@ -15,8 +15,9 @@ const BAR = '#chat-view-widget .acp-session-bar';
  * The session bar above the chat input, with the scripted agent: its settings (ACP config options) as
  * selects and toggles that reach the agent, the agent's own changes, its usage, and the chat's choices set
  * again on a later session of it. An agent with only the older modes and models keeps Theia's mode selector.
+ * Messages sent while a turn runs wait for it (visible, editable, removable) instead of cancelling it.
  */
-describe('ACP chat: the agent\'s settings and usage above the chat input', function (): void {
+describe('ACP chat: the agent\'s settings and usage above the chat input, and messages queued while a turn runs', function (): void {
     this.timeout(300000);
     let agentLog = '';
     const bed = AcpChatTestbed.install({ 'notes.md': '# Notes\n' }, sandbox => {
@@ -76,6 +77,53 @@ describe('ACP chat: the agent\'s settings and usage above the chat input', funct
         await bed.window.page.locator('#chat-view-widget .theia-ChatInput-ModeSelector').waitFor({ state: 'visible', timeout: 20000 });
         expect(await bed.window.page.locator(`${BAR} .acp-setting`).count()).to.equal(0);
         expect(agentCalls(`${agentLog}.legacy`).find(call => call.method === 'session/new')).to.not.equal(undefined);
+    });
+
+    const prompts = () => agentCalls().filter(call => call.method === 'session/prompt')
+        .map(call => call.params.prompt.map((block: { text?: string }) => block.text ?? '').join(''));
+    const queueButton = (text: string, icon: string) => bed.window.page.locator('#chat-view-widget .acp-queued-message', { hasText: text }).locator(`.codicon-${icon}`);
+
+    it('queues a message sent while a turn runs, and sends it when the turn ends; a queued message can be edited or removed first', async () => {
+        const release = path.join(bed.sandbox.tmp, 'release-queue');
+        const running = await bed.chat.send(`hold ${release}`);
+        await running.locator('.theia-ResponseNode', { hasText: 'Holding.' }).waitFor({ state: 'visible', timeout: 20000 });
+        const before = prompts().length;
+        for (const text of ['echo queued one', 'echo queued two', 'echo with a tpyo']) {
+            await bed.chat.sendWhileRunning(text);
+        }
+        await until(async () => (await bed.chat.queued()).length === 3, 'three queued messages', 10000);
+        expect(await bed.chat.queued()).to.deep.equal(['echo queued one', 'echo queued two', 'echo with a tpyo']);
+        await queueButton('echo queued two', 'close').click();
+        await queueButton('tpyo', 'edit').click();
+        // Edited: back in the input, out of the queue; sent again (queued again) once corrected.
+        await until(async () => (await bed.chat.queued()).length === 1, 'two taken out of the queue', 10000);
+        await bed.window.page.keyboard.press('Control+a');
+        await bed.window.page.keyboard.type('echo with a typo fixed');
+        await bed.window.page.keyboard.press('Enter');
+        await until(async () => (await bed.chat.queued()).join('|') === 'echo queued one|echo with a typo fixed', 'the corrected message queued', 10000);
+        expect(prompts().slice(before), 'nothing sent while the turn runs').to.deep.equal([]);
+        expect(agentCalls().some(call => call.method === 'session/cancel'), 'the running turn was not cancelled').to.equal(false);
+
+        fs.writeFileSync(release, '');
+        await bed.chat.finished(running);
+        expect(await bed.chat.text(running)).to.contain('Holding. Released.');
+        await until(() => prompts().length === before + 2, 'both queued messages sent, one after the other', 20000);
+        expect(prompts().slice(before)).to.deep.equal(['echo queued one', 'echo with a typo fixed']);
+        await until(async () => (await bed.chat.queued()).length === 0, 'the queue emptied', 10000);
+    });
+
+    it('a stopped turn sends nothing queued: the message waits, and Send now sends it', async () => {
+        const running = await bed.chat.send(`hold ${path.join(bed.sandbox.tmp, 'never-released')}`);
+        await running.locator('.theia-ResponseNode', { hasText: 'Holding.' }).waitFor({ state: 'visible', timeout: 20000 });
+        await bed.chat.sendWhileRunning('echo after the stop');
+        await until(async () => (await bed.chat.queued()).length === 1, 'the message queued', 10000);
+        const before = prompts().length;
+        await bed.chat.stop();
+        await queueButton('echo after the stop', 'send').waitFor({ state: 'visible', timeout: 20000 });
+        expect(prompts().length, 'nothing sent after Stop').to.equal(before);
+        await queueButton('echo after the stop', 'send').click();
+        await until(() => prompts().at(-1) === 'echo after the stop', 'the message sent on demand', 20000);
+        expect(await bed.chat.queued()).to.deep.equal([]);
     });
 
     // Last: it restarts the backend.

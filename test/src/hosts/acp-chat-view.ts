@@ -75,6 +75,19 @@ export class AcpChat {
         return this.page.locator(`${CHAT} [data-index="${await row.jsonValue()}"] .theia-ChatNode[aria-label^="Response from"]`);
     }
 
+    /** Types a message and presses Enter while a turn runs: the chat queues it (no response starts). */
+    async sendWhileRunning(prompt: string): Promise<void> {
+        const input = await this.open();
+        await input.locator('.native-edit-context, textarea').first().focus();
+        await this.page.keyboard.type(prompt);
+        await this.page.keyboard.press('Enter');
+    }
+
+    /** The texts of the messages waiting for the running turn, in order. */
+    queued(): Promise<string[]> {
+        return this.page.locator(`${CHAT} .acp-queued-message .acp-queued-text`).allInnerTexts();
+    }
+
     /**
      * Waits until the response is complete: its toolbar is there and its "Generating" indicator gone
      * (Theia 1.72 shows the toolbar while the response is still being generated).

@@ -22,6 +22,7 @@ import { AcpAgentSettings } from './acp-agent-settings';
 import { AcpChatClientImpl } from './acp-chat-client-impl';
 import { AcpChatSessionStates } from './acp-chat-session-states';
 import { AcpChatSettings } from './session-bar/acp-chat-settings';
+import { AcpMessageQueue } from './queue/acp-message-queue';
 import { AcpRegistryAgents } from './registry/acp-registry-agents';
 import { registryAgentDefinitions } from './registry/registry-agent-definitions';
 
@@ -39,6 +40,7 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
     @inject(AcpChatClientImpl) protected readonly client: AcpChatClientImpl;
     @inject(AcpChatSessionStates) protected readonly sessionStates: AcpChatSessionStates;
     @inject(AcpChatSettings) protected readonly settingsOfChats: AcpChatSettings;
+    @inject(AcpMessageQueue) protected readonly queue: AcpMessageQueue;
     @inject(DiffReviewService) protected readonly diffs: DiffReviewService;
     @inject(AcpPromptAttachments) protected readonly attachments: AcpPromptAttachments;
     @inject(AcpTurnChanges) protected readonly turnChanges: AcpTurnChanges;
@@ -68,6 +70,11 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
         return new AcpAgentSettings(this.settings);
     }
 
+    /** Whether the chat agent of this id is one of the ACP agents. */
+    isAcpAgent(agentId: string | undefined): boolean {
+        return this.registered.some(agent => agent.id === agentId);
+    }
+
     /** The agent that runs the ACP session of this chat, if any. */
     agentOf(chatId: string): AcpChatAgent | undefined {
         return this.registered.find(agent => agent.sessionOf(chatId));
@@ -78,6 +85,7 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
             if (isSessionDeletedEvent(event)) {
                 this.registered.forEach(agent => agent.forget(event.sessionId));
                 this.sessionStates.forget(event.sessionId);
+                this.queue.forget(event.sessionId);
             }
         })));
         void this.preferences.ready.then(() => {

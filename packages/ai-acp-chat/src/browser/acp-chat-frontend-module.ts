@@ -36,6 +36,7 @@ import { AcpRegistryUpdateCheck } from './registry/acp-registry-update-check';
 import { AIChatInputWidget } from '@theia/ai-chat-ui/lib/browser/chat-input-widget';
 import { AcpChatSettings } from './session-bar/acp-chat-settings';
 import { AcpChatInputWidget } from './session-bar/acp-chat-input-widget';
+import { AcpMessageQueue } from './queue/acp-message-queue';
 
 export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
     bindAcpChatPreferences(bind);
@@ -45,6 +46,7 @@ export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
     bind(AcpChatSessionStates).toSelf().inSingletonScope();
     bind(AcpChatClientImpl).toSelf().inSingletonScope();
     bind(AcpChatSettings).toSelf().inSingletonScope();
+    bind(AcpMessageQueue).toSelf().inSingletonScope();
     // The agent's settings and usage above the chat input (Theia's input has no contribution point for them).
     rebind(AIChatInputWidget).to(AcpChatInputWidget);
     bind(AcpChatBackend).toDynamicValue(ctx =>

@@ -14,6 +14,7 @@ import * as fs from 'fs';
 import { Readable, Writable } from 'stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { changeSetting, FakeSessionStore, initialSettings, settings } from './fake-agent-sessions';
+import { endlessMessage, floodStderr } from './fake-agent-floods';
 
 const logFile = process.env.FAKE_AGENT_LOG!;
 const store = process.env.FAKE_AGENT_NO_SESSION_STORE ? undefined : new FakeSessionStore(`${logFile}.sessions.json`);
@@ -36,6 +37,11 @@ type Context = acp.AgentRequestContext<acp.PromptRequest>;
 const update = (cx: Context, value: acp.SessionUpdate) => cx.client.notify(acp.methods.client.session.update, { sessionId: cx.params.sessionId, update: value });
 const say = (cx: Context, text: string) => update(cx, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
 const untilCancelled = (sessionId: string) => new Promise<void>(resolve => cancelled.set(sessionId, resolve));
+const untilExists = async (file: string) => {
+    while (!fs.existsSync(file)) {
+        await new Promise(resolve => setTimeout(resolve, 20));
+    }
+};
 
 const turns: Record<string, (cx: Context, args: string[]) => Promise<acp.PromptResponse>> = {
     /** Every kind of update a client has to render, in one turn. */
@@ -194,6 +200,15 @@ const turns: Record<string, (cx: Context, args: string[]) => Promise<acp.PromptR
         await untilCancelled(cx.params.sessionId);
         return { stopReason: 'cancelled' };
     },
+    /** Runs until the file it names exists (the test releases it), then ends as usual: a turn still running while the user writes on. */
+    async hold(cx, [releaseFile]) {
+        await say(cx, 'Holding.');
+        const released = await Promise.race([untilCancelled(cx.params.sessionId).then(() => false), untilExists(releaseFile).then(() => true)]);
+        if (released) {
+            await say(cx, ' Released.');
+        }
+        return { stopReason: released ? 'end_turn' : 'cancelled' };
+    },
     /** Asks permission and waits; a client that cancels the turn must answer the request `cancelled`. */
     async ask(cx) {
         const answer = await cx.client.request(acp.methods.client.session.requestPermission, {
@@ -237,25 +252,9 @@ const turns: Record<string, (cx: Context, args: string[]) => Promise<acp.PromptR
     async fail() {
         throw new acp.RequestError(500, 'The model is overloaded; try again later');
     },
-    /** Starts a message on stdout and never ends it: a client must stop reading (and the agent) at its limit. */
-    async endless() {
-        const chunk = 'x'.repeat(64 * 1024);
-        process.stdout.write('{"jsonrpc":"2.0","method":"session/update","params":{"text":"');
-        for (;;) {
-            if (!process.stdout.write(chunk)) {
-                await new Promise(resolve => process.stdout.once('drain', resolve));
-            }
-        }
-    },
-    /** Writes `mib` MiB to stderr without a line break, then one short line, and ends the turn as usual. */
+    endless: () => endlessMessage(),
     async stderrflood(cx, [mib]) {
-        const chunk = 'e'.repeat(1024 * 1024);
-        for (let i = 0; i < Number(mib); i++) {
-            if (!process.stderr.write(chunk)) {
-                await new Promise(resolve => process.stderr.once('drain', resolve));
-            }
-        }
-        process.stderr.write('\nafter the flood\n');
+        await floodStderr(Number(mib));
         await say(cx, 'flooded stderr');
         return { stopReason: 'end_turn' };
     },

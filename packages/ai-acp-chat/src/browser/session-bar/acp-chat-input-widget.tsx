@@ -5,25 +5,39 @@ import { nls } from '@theia/core/lib/common/nls';
 import type { ChatAgent, MutableChatModel } from '@theia/ai-chat';
 import { AIChatInputWidget } from '@theia/ai-chat-ui/lib/browser/chat-input-widget';
 import { AcpChatSessionStates } from '../acp-chat-session-states';
+import { AcpMessageQueue } from '../queue/acp-message-queue';
+import { AcpQueuedMessages } from '../queue/acp-queued-messages';
+import { AcpChatAgentsContribution } from '../acp-chat-agents-contribution';
 import { AcpChatSettings } from './acp-chat-settings';
 import { AcpSessionBar } from './acp-session-bar';
 
+/** What the chat view does with a message (Theia's input takes it through its `onQuery` setter). */
+type Query = AIChatInputWidget['onQuery'];
+
 /**
  * Theia AI's chat input with the ACP session bar above it: the settings and usage of the agent the next
- * message goes to, when that agent is the one whose session the chat has. Theia's input has no place for
- * an agent's own controls, so the bar wraps what Theia renders and leaves it as it is.
+ * message goes to, when that agent is the one whose session the chat has, and the messages sent while an
+ * ACP agent's turn runs, queued (Theia's chat would cancel the turn). Theia's input has no place for an
+ * agent's own controls, so the bar wraps what Theia renders and leaves it as it is.
  */
 @injectable()
 export class AcpChatInputWidget extends AIChatInputWidget {
     @inject(AcpChatSessionStates) protected readonly acpStates: AcpChatSessionStates;
     @inject(AcpChatSettings) protected readonly acpSettings: AcpChatSettings;
     @inject(MessageService) protected readonly acpMessages: MessageService;
+    @inject(AcpMessageQueue) protected readonly acpQueue: AcpMessageQueue;
+    @inject(AcpChatAgentsContribution) protected readonly acpAgents: AcpChatAgentsContribution;
     /** The setting being sent to the agent, by chat. */
     protected readonly acpChanging = new Map<string, string>();
 
     @postConstruct()
     protected override init(): void {
         super.init();
+        this.toDispose.push(this.acpQueue.onDidChange(chatId => {
+            if (chatId === this._chatModel?.id) {
+                this.update();
+            }
+        }));
         this.toDispose.push(this.acpStates.onDidChange(chatId => {
             if (chatId === this._chatModel?.id) {
                 // A session that just started may have brought the agent's modes: the selector reads them again.
@@ -42,11 +56,43 @@ export class AcpChatInputWidget extends AIChatInputWidget {
         return super.updateAgentState(agent);
     }
 
+    /** A message sent while an ACP agent's turn runs waits for it to end, instead of cancelling it. */
+    override set onQuery(query: Query) {
+        super.onQuery = async (prompt, mode, ...rest) => {
+            const chat = this._chatModel;
+            const running = chat && this.acpQueue.running(chat);
+            if (chat && running && this.acpAgents.isAcpAgent(running.agentId)) {
+                this.acpQueue.add(chat, { text: prompt, modeId: mode, variables: this.getAllVariablesForRequest() });
+                this.clearPendingImageAttachments();
+                return;
+            }
+            return query(prompt, mode, ...rest);
+        };
+    }
+
     protected override render(): React.ReactNode {
         return <>
+            {this.renderQueue()}
             {this.renderSessionBar()}
             {super.render()}
         </>;
+    }
+
+    protected renderQueue(): React.ReactNode {
+        const chat = this._chatModel;
+        if (!chat) {
+            return undefined;
+        }
+        return <AcpQueuedMessages messages={this.acpQueue.of(chat.id)} idle={!this.acpQueue.running(chat)}
+            onRemove={id => this.acpQueue.remove(chat.id, id)}
+            onSendNow={id => this.acpQueue.sendNow(chat, id)}
+            onEdit={id => {
+                const message = this.acpQueue.remove(chat.id, id);
+                if (message && this.editorRef) {
+                    this.editorRef.document.textEditorModel.setValue(message.request.text);
+                    this.editorRef.focus();
+                }
+            }} />;
     }
 
     protected renderSessionBar(): React.ReactNode {

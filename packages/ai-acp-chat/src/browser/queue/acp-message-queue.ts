@@ -1,0 +1,117 @@
+import { inject, injectable } from '@theia/core/shared/inversify';
+import { Emitter, Event } from '@theia/core/lib/common/event';
+import { Disposable } from '@theia/core/lib/common/disposable';
+import { MessageService } from '@theia/core/lib/common/message-service';
+import { nls } from '@theia/core/lib/common/nls';
+import { ChatModel, ChatRequest, ChatRequestModel, ChatService } from '@theia/ai-chat';
+
+/** A message the user sent while the chat's turn ran, waiting for it to end. */
+export interface QueuedMessage {
+    readonly id: number;
+    readonly request: ChatRequest;
+}
+
+/**
+ * Messages sent while an ACP agent's turn runs wait here instead of cancelling it (Theia's chat cancels a running
+ * request when the next one is sent). When the turn ends the first goes out, then the next when that one ends. A
+ * turn the user stopped sends nothing: the queue waits for "Send now", an edit or a removal.
+ */
+@injectable()
+export class AcpMessageQueue {
+    @inject(ChatService) protected readonly chats: ChatService;
+    @inject(MessageService) protected readonly messages: MessageService;
+
+    protected readonly queues = new Map<string, QueuedMessage[]>();
+    protected readonly watching = new Map<string, Disposable>();
+    protected nextId = 1;
+    protected readonly onDidChangeEmitter = new Emitter<string>();
+    /** Fires with the chat id whose queue changed. */
+    readonly onDidChange: Event<string> = this.onDidChangeEmitter.event;
+
+    of(chatId: string): readonly QueuedMessage[] {
+        return this.queues.get(chatId) ?? [];
+    }
+
+    /** The chat's running request, when there is one. */
+    running(chat: ChatModel): ChatRequestModel | undefined {
+        const last = chat.getRequests().at(-1);
+        return last && ChatRequestModel.isInProgress(last) ? last : undefined;
+    }
+
+    add(chat: ChatModel, request: ChatRequest): void {
+        this.queues.set(chat.id, [...this.of(chat.id), { id: this.nextId++, request }]);
+        this.onDidChangeEmitter.fire(chat.id);
+        this.watch(chat);
+    }
+
+    /** Takes the message out of the queue (to edit it, or because it is not wanted any more). */
+    remove(chatId: string, id: number): QueuedMessage | undefined {
+        const queue = this.of(chatId);
+        const message = queue.find(candidate => candidate.id === id);
+        if (message) {
+            this.set(chatId, queue.filter(candidate => candidate !== message));
+        }
+        return message;
+    }
+
+    /** Sends the message now, when no turn runs (after a stopped turn, for instance). */
+    async sendNow(chat: ChatModel, id: number): Promise<void> {
+        if (this.running(chat)) {
+            return;
+        }
+        const message = this.remove(chat.id, id);
+        if (message) {
+            await this.send(chat, message);
+        }
+    }
+
+    /** The chat is gone: so is its queue. */
+    forget(chatId: string): void {
+        this.watching.get(chatId)?.dispose();
+        this.watching.delete(chatId);
+        if (this.queues.delete(chatId)) {
+            this.onDidChangeEmitter.fire(chatId);
+        }
+    }
+
+    /** Waits for the chat's running turn to end, then sends the first queued message (unless the user stopped the turn). */
+    protected watch(chat: ChatModel): void {
+        const running = this.running(chat);
+        if (!running || this.watching.has(chat.id)) {
+            return;
+        }
+        const subscription = running.response.onDidChange(() => {
+            if (ChatRequestModel.isInProgress(running)) {
+                return;
+            }
+            subscription.dispose();
+            this.watching.delete(chat.id);
+            const [next] = this.of(chat.id);
+            if (next && !running.response.isCanceled) {
+                this.remove(chat.id, next.id);
+                void this.send(chat, next);
+            }
+        });
+        this.watching.set(chat.id, subscription);
+    }
+
+    protected async send(chat: ChatModel, message: QueuedMessage): Promise<void> {
+        const invocation = await this.chats.sendRequest(chat.id, message.request);
+        if (!invocation) {
+            this.messages.error(nls.localize('theia-cli-companion/acp-chat/queuedNotSent', 'The queued message "{0}" could not be sent.', message.request.text));
+            return;
+        }
+        if (this.of(chat.id).length) {
+            this.watch(chat);
+        }
+    }
+
+    protected set(chatId: string, queue: QueuedMessage[]): void {
+        if (queue.length) {
+            this.queues.set(chatId, queue);
+        } else {
+            this.queues.delete(chatId);
+        }
+        this.onDidChangeEmitter.fire(chatId);
+    }
+}

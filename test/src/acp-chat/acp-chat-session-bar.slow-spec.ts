@@ -79,6 +79,43 @@ describe('ACP chat: the agent\'s settings and usage above the chat input, and me
         expect(agentCalls(`${agentLog}.legacy`).find(call => call.method === 'session/new')).to.not.equal(undefined);
     });
 
+    /** The rows "/" offers in the chat input: name and detail (description — input hint). */
+    const slashCommands = async () => {
+        const { page } = bed.window;
+        await page.locator('#chat-view-widget .theia-ChatInput-Editor .native-edit-context, #chat-view-widget .theia-ChatInput-Editor textarea').first().focus();
+        await page.keyboard.press('Control+a');
+        await page.keyboard.type('/');
+        const rows = page.locator('#chat-view-widget .suggest-widget .monaco-list-row');
+        // The input learns which agent it addresses a moment after the text changes; a list asked for before that is empty:
+        // ask again (Ctrl+Space) until the agent's commands are there.
+        await until(async () => {
+            if (await rows.count() && await rows.first().isVisible()) {
+                return true;
+            }
+            await page.keyboard.press('Control+Space');
+            return false;
+        }, 'the agent\'s commands after "/"', 20000, 250)
+            .catch(async error => { throw new Error(`${error.message}; ${await bed.window.describeForFailure('acp-slash-commands')}`); });
+        const texts = await rows.evaluateAll(nodes => nodes.map(node => node.textContent ?? ''));
+        await page.keyboard.press('Escape');
+        await page.keyboard.press('Control+a');
+        await page.keyboard.press('Delete');
+        return texts;
+    };
+
+    it('"/" completes the agent\'s commands with their descriptions and input hints, and each list the agent sends replaces the last', async () => {
+        const response = await bed.chat.send('stream');
+        await bed.chat.finished(response);
+        const first = await slashCommands();
+        expect(first.find(row => row.includes('remember')), JSON.stringify(first)).to.contain('Remember a fact — the fact');
+        expect(first.some(row => row.includes('init'))).to.equal(true);
+        const replaced = await bed.chat.send('commands deploy');
+        await bed.chat.finished(replaced);
+        const second = await slashCommands();
+        expect(second.some(row => row.includes('deploy')), JSON.stringify(second)).to.equal(true);
+        expect(second.some(row => row.includes('init') || row.includes('remember')), JSON.stringify(second)).to.equal(false);
+    });
+
     const prompts = () => agentCalls().filter(call => call.method === 'session/prompt')
         .map(call => call.params.prompt.map((block: { text?: string }) => block.text ?? '').join(''));
     const queueButton = (text: string, icon: string) => bed.window.page.locator('#chat-view-widget .acp-queued-message', { hasText: text }).locator(`.codicon-${icon}`);

@@ -1,4 +1,3 @@
-import type * as acp from '@agentclientprotocol/sdk';
 import { ChatAgent, ChatAgentLocation, ChatMode, ErrorChatResponseContentImpl, MutableChatRequestModel } from '@theia/ai-chat';
 import type { KeyStoreService } from '@theia/core/lib/common/key-store';
 import type { QuickInputService } from '@theia/core/lib/common/quick-pick-service';
@@ -33,7 +32,6 @@ export interface AcpChatAgentServices {
     readonly turnChanges: Pick<AcpTurnChanges, 'record'>;
     /** The folder the agent works in and every workspace folder; undefined when no folder is open. */
     readonly workspace: () => Promise<{ cwd: string; roots: string[]; snapshotInclude: string[] } | undefined>;
-    readonly onCommands: (agent: AcpChatAgent, commands: acp.AvailableCommand[]) => void;
     /** The user's MCP servers this agent may have (Theia AI's, user settings only). */
     readonly mcpServers: (agentName: string) => SharedMcpServer[];
     /** Whether the agent may start in this workspace (asks the user to trust it when it is not trusted). */
@@ -111,7 +109,7 @@ export class AcpChatAgent implements ChatAgent {
     protected openTurn(request: MutableChatRequestModel): AcpChatTurn {
         const chatId = request.session.id;
         const { backend, client } = this.services;
-        const turn = new AcpChatTurn(request, this.name, this.services.diffs, commands => this.services.onCommands(this, commands), modeId => this.rememberMode(chatId, modeId), {
+        const turn = new AcpChatTurn(request, this.name, this.services.diffs, modeId => this.rememberMode(chatId, modeId), {
             read: filePath => backend.readForReview(chatId, filePath),
             replaceWritten: (filePath, expected, reviewed) => backend.replaceWritten(chatId, filePath, expected, reviewed)
         });

@@ -62,6 +62,8 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
 
     protected registered: AcpChatAgent[] = [];
     protected readonly commandFragments = new Map<string, string[]>();
+    /** The command list (as the agent sent it) each agent's fragments were made from. */
+    protected readonly offeredCommands = new Map<string, readonly acp.AvailableCommand[]>();
     /** Set once Theia AI's chat refused what the ACP chat registers with it: told once, then nothing more is tried. */
     protected incompatibility?: string;
 
@@ -88,6 +90,14 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
                 this.queue.forget(event.sessionId);
             }
         })));
+        // The agent's commands, whenever it announces them (codex-acp does before its session answers): each list replaces the last.
+        this.sessionStates.onDidChange(chatId => {
+            const { agentName, commands } = this.sessionStates.of(chatId);
+            const agent = this.registered.find(candidate => candidate.name === agentName);
+            if (agent) {
+                this.offerCommands(agent, commands);
+            }
+        });
         void this.preferences.ready.then(() => {
             this.withTheiaAi(() => this.update());
             this.preferences.onPreferenceChanged(change => {
@@ -147,7 +157,6 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
                 const roots = folders.map(root => root.resource.path.fsPath());
                 return roots.length ? { cwd: roots[0], roots, snapshotInclude: this.snapshotInclude.get() } : undefined;
             },
-            onCommands: (agent, commands) => this.offerCommands(agent, commands),
             mcpServers: agentName => this.mcpServersFor(agentName),
             mayStart: agentName => this.trustGate.mayStart(agentName),
             sessionStarted: (request, session, agentName) => this.settingsOfChats.restore(request.session, session, agentName)
@@ -186,7 +195,12 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
     }
 
     /** The agent's own commands (Gemini CLI: /memory, /init, …) complete after "/" when it is addressed. */
-    protected offerCommands(agent: AcpChatAgent, commands: acp.AvailableCommand[]): void {
+    protected offerCommands(agent: AcpChatAgent, commands: readonly acp.AvailableCommand[]): void {
+        // Each list the agent sends is offered anew (Theia may have dropped the fragments since); the same list again is not.
+        if (this.offeredCommands.get(agent.id) === commands) {
+            return;
+        }
+        this.offeredCommands.set(agent.id, commands);
         (this.commandFragments.get(agent.id) ?? []).forEach(id => this.prompts.removePromptFragment(id));
         const ids = commands.filter(command => /^[\w.-]+$/.test(command.name)).map(command => {
             const id = `acp-${agent.id}-command-${command.name}`;

@@ -36,7 +36,7 @@ describe('ACP chat turn: the agent\'s links', () => {
         bed = new DiffReviewTestbed();
         const model = new MutableChatModel(ChatAgentLocation.Panel);
         request = model.addRequest({ request: { text: 'hello' }, parts: [], toolRequests: new Map(), variables: [] }, 'acp-test');
-        turn = new AcpChatTurn(request, 'Test Agent', bed.service, () => undefined, () => undefined, {
+        turn = new AcpChatTurn(request, 'Test Agent', bed.service, () => undefined, {
             read: async () => undefined, replaceWritten: async () => false
         });
         turn.roots = [ROOT];

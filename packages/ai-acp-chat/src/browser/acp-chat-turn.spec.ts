@@ -42,7 +42,7 @@ describe('ACP permission requests in the chat', () => {
         request = model.addRequest({ request: { text: 'change a.ts' }, parts: [], toolRequests: new Map(), variables: [] }, 'acp-test');
         replaced = [];
         // The disk as the agent sees it: the testbed's files, which the backend would read and write.
-        turn = new AcpChatTurn(request, 'Test Agent', bed.service, () => undefined, () => undefined, {
+        turn = new AcpChatTurn(request, 'Test Agent', bed.service, () => undefined, {
             read: async filePath => bed.files.contents.get(`file://${filePath}`)?.text,
             replaceWritten: async (filePath, expected, reviewed) => {
                 if (bed.files.contents.get(`file://${filePath}`)?.text !== expected) {
@@ -119,7 +119,7 @@ describe('ACP permission requests in the chat', () => {
         expect(bed.service.pending[0]).to.deep.include({ newContent: 'y\n', fileExists: true });
         await bed.service.reject(bed.service.pending[0].id);
 
-        const other = new AcpChatTurn(request, 'Test Agent', bed.service, () => undefined, () => undefined, { read: async () => 'kept\n', replaceWritten: async () => false });
+        const other = new AcpChatTurn(request, 'Test Agent', bed.service, () => undefined, { read: async () => 'kept\n', replaceWritten: async () => false });
         void other.askPermission(params, { ...toolCall, content: [{ type: 'diff', path: FILE, oldText: null, newText: 'whole\n' }] });
         await until(() => bed.service.pending.length === 1);
         expect(bed.service.pending[0]).to.deep.include({ newContent: 'whole\n', fileExists: true });
@@ -227,7 +227,7 @@ describe('ACP permission requests in the chat', () => {
 
     it('opens no review for a question answered in the chat before the files were read', async () => {
         let read: (text: string) => void = () => undefined;
-        const slow = new AcpChatTurn(request, 'Test Agent', bed.service, () => undefined, () => undefined, {
+        const slow = new AcpChatTurn(request, 'Test Agent', bed.service, () => undefined, {
             read: () => new Promise(resolve => read = resolve), replaceWritten: async () => false
         });
         const { params, toolCall } = editPermission();

@@ -69,7 +69,6 @@ export class AcpChatTurn implements AcpTurnSink {
         protected readonly request: MutableChatRequestModel,
         protected readonly agentName: string,
         protected readonly diffs: DiffReviewService,
-        protected readonly onCommands: (commands: acp.AvailableCommand[]) => void,
         protected readonly onMode: (modeId: string) => void,
         protected readonly files: AgentWrittenFiles
     ) { }
@@ -104,9 +103,6 @@ export class AcpChatTurn implements AcpTurnSink {
                 break;
             case 'plan':
                 this.addPlan(update.entries);
-                break;
-            case 'available_commands_update':
-                this.onCommands(update.availableCommands);
                 break;
             case 'current_mode_update':
                 this.onMode(update.currentModeId);

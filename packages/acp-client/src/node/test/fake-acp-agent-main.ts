@@ -69,7 +69,10 @@ const turns: Record<string, (cx: Context, args: string[]) => Promise<acp.PromptR
         });
         await update(cx, {
             sessionUpdate: 'available_commands_update',
-            availableCommands: [{ name: 'init', description: 'Create a GEMINI.md' }, { name: 'memory show', description: 'Show memory' }]
+            availableCommands: [
+                { name: 'init', description: 'Create a GEMINI.md' }, { name: 'memory show', description: 'Show memory' },
+                { name: 'remember', description: 'Remember a fact', input: { hint: 'the fact' } }
+            ]
         });
         await update(cx, { sessionUpdate: 'current_mode_update', currentModeId: 'yolo' });
         await update(cx, { sessionUpdate: 'usage_update', used: 1200, size: 100000, cost: { amount: 0.01, currency: 'USD' } });
@@ -262,6 +265,11 @@ const turns: Record<string, (cx: Context, args: string[]) => Promise<acp.PromptR
     async configure(cx, [configId, value]) {
         const configOptions = changeSetting(cx.params.sessionId, configId, value === 'true' ? true : value === 'false' ? false : value);
         await update(cx, { sessionUpdate: 'config_option_update', configOptions });
+        return { stopReason: 'end_turn' };
+    },
+    /** `commands <name>…`: the agent's commands are these from now on. */
+    async commands(cx, names) {
+        await update(cx, { sessionUpdate: 'available_commands_update', availableCommands: names.map(name => ({ name, description: `The ${name} command` })) });
         return { stopReason: 'end_turn' };
     },
     async echo(cx) {

@@ -3,7 +3,7 @@ import { inject, injectable, named } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core/lib/common/logger';
 import { AppliedChanges, ReviewedProposal } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import type { ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
-import { AcpChatClient } from '../common/acp-chat-protocol';
+import { AcpChatClient, AcpQuestion, AcpQuestionAnswer } from '../common/acp-chat-protocol';
 import { AcpFileAccess } from './acp-file-access';
 import { AcpChatSessionState, AcpChatSessionStates } from './acp-chat-session-states';
 import { AcpTerminalPresenter } from './acp-terminal-presenter';
@@ -21,6 +21,11 @@ export interface AcpTurnSink {
     onAgentExit(message: string): void;
     /** The agent asked for `method`, which the client does not serve; it was answered "method not found". */
     onUnsupportedRequest(method: string): void;
+    /** Asks the agent's question in the turn's response. */
+    askQuestion(question: AcpQuestion): Promise<AcpQuestionAnswer>;
+    closeQuestion(questionId: string, why: 'withdrawn' | 'completed'): void;
+    /** Says in the turn that the agent asked a question the chat cannot show. */
+    onQuestionRefused(reason: string): void;
 }
 
 /** Receives the backend's calls for this window and hands them to the chat session they belong to. */
@@ -114,6 +119,21 @@ export class AcpChatClientImpl implements AcpChatClient {
     onUnsupportedRequest(chatSessionId: string, method: string): void {
         this.logger.warn(`Chat ${chatSessionId}: the agent asked "${method}", which this chat does not support; it was answered "method not found"`);
         this.sinkOf(chatSessionId)?.onUnsupportedRequest(method);
+    }
+
+    async askQuestion(chatSessionId: string, question: AcpQuestion): Promise<AcpQuestionAnswer> {
+        const sink = this.sinkOf(chatSessionId);
+        // Nobody can answer outside a turn: the agent is told the question was dismissed.
+        return sink ? sink.askQuestion(question) : { action: 'cancel' };
+    }
+
+    questionClosed(chatSessionId: string, questionId: string, why: 'withdrawn' | 'completed'): void {
+        this.sinkOf(chatSessionId)?.closeQuestion(questionId, why);
+    }
+
+    onQuestionRefused(chatSessionId: string, reason: string): void {
+        this.logger.warn(`Chat ${chatSessionId}: ${reason}`);
+        this.sinkOf(chatSessionId)?.onQuestionRefused(reason);
     }
 
     onAgentExit(chatSessionId: string, message: string): void {

@@ -37,6 +37,7 @@ import { AIChatInputWidget } from '@theia/ai-chat-ui/lib/browser/chat-input-widg
 import { AcpChatSettings } from './session-bar/acp-chat-settings';
 import { AcpChatInputWidget } from './session-bar/acp-chat-input-widget';
 import { AcpMessageQueue } from './queue/acp-message-queue';
+import { AcpQuestionPartRenderer } from './questions/acp-question-part-renderer';
 
 export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
     bindAcpChatPreferences(bind);
@@ -75,6 +76,9 @@ export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
     // An agent's markdown: its links only to the web and into the workspace folders, in every Theia version.
     bind(AgentMarkdownPartRenderer).toSelf().inSingletonScope();
     bind(ChatResponsePartRenderer).toService(AgentMarkdownPartRenderer);
+    // An agent's questions (ACP elicitation) as a form in its turn.
+    bind(AcpQuestionPartRenderer).toSelf().inSingletonScope();
+    bind(ChatResponsePartRenderer).toService(AcpQuestionPartRenderer);
     bind(FollowAgentContribution).toSelf().inSingletonScope();
     bind(FrontendApplicationContribution).toService(FollowAgentContribution);
     bind(FollowAgentToggleContribution).toSelf().inSingletonScope();

@@ -10,6 +10,8 @@ import { AcpPermissionRequest, PermissionAnswer } from './acp-permission-request
 import { AgentMarkdownContent } from './agent-markdown/agent-markdown-content';
 import { markdownText } from './agent-markdown/markdown-text';
 import { describeTurnUsage, SessionUsage, usageOf } from './session-bar/session-usage';
+import { AcpQuestionContent } from './questions/acp-question-content';
+import type { AcpQuestion, AcpQuestionAnswer } from '../common/acp-chat-protocol';
 
 /** The files a permission diff is about, on disk: agents such as Claude Code and Codex write them themselves. */
 export interface AgentWrittenFiles {
@@ -43,6 +45,7 @@ export class AcpChatTurn implements AcpTurnSink {
     protected readonly editedProposals = new Map<string, { proposed: string; edited: string }>();
     /** The permission requests not answered yet. */
     protected readonly permissions = new Set<AcpPermissionRequest>();
+    protected readonly questions = new Map<string, AcpQuestionContent>();
     /** What the user allowed to be written where, after seeing it: such a write is reviewed. */
     protected readonly allowedWrites = new Map<string, string>();
     /**
@@ -256,15 +259,32 @@ export class AcpChatTurn implements AcpTurnSink {
             '{0} asked for {1}, which this chat does not support yet; it was told so ("method not found").', this.agentName, `\`${method.replace(/`/g, '')}\``)}*\n\n`));
     }
 
-    /** Closes the reviews still open when the turn ends (cancelled, failed): their questions are moot. */
     /** What the turn added to the context (and the cost), for the end of its response; undefined when the agent said nothing of it. */
     usageNote(): AgentMarkdownContent | undefined {
         const text = describeTurnUsage(this.usageBefore, this.usageAfter);
         return text ? new AgentMarkdownContent(`\n\n*${markdownText(text)}*`, this.roots) : undefined;
     }
 
+    /** The agent's question, asked in this response; the turn waits for this chat's input until it is answered or closed. */
+    askQuestion(question: AcpQuestion): Promise<AcpQuestionAnswer> {
+        const content = new AcpQuestionContent(question, this.request, this.agentName);
+        this.questions.set(question.id, content);
+        this.add(content);
+        return content.answer.finally(() => this.questions.delete(question.id));
+    }
+
+    closeQuestion(questionId: string, why: 'withdrawn' | 'completed'): void {
+        this.questions.get(questionId)?.close(why);
+    }
+
+    onQuestionRefused(reason: string): void {
+        this.add(this.markdown(`\n\n*${markdownText(reason)}*\n\n`));
+    }
+
+    /** Closes the reviews and questions still open when the turn ends (cancelled, failed): they are moot. */
     dispose(): void {
         this.permissions.forEach(permission => permission.dispose());
+        this.questions.forEach(question => question.close('withdrawn'));
     }
 }
 

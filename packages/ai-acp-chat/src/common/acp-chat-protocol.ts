@@ -1,6 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { RpcServer } from '@theia/core/lib/common/messaging/proxy-factory';
-import type { AcpAgentDefinition, ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
+import type { AcpAgentDefinition, FormField, FormValue, ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
 import type { SharedMcpServer } from './theia-mcp-servers';
 import type { CheckpointRetention } from './checkpoint-retention';
 
@@ -147,6 +147,25 @@ export interface AcpChatBackend extends RpcServer<AcpChatClient> {
     setCheckpointRetention(retention: CheckpointRetention): Promise<void>;
 }
 
+/** A question the agent asks the user (ACP elicitation): a form of fields, or a URL to open. */
+export interface AcpQuestion {
+    /** The backend's id of this question (not the agent's). */
+    readonly id: string;
+    readonly message: string;
+    /** The tool call it belongs to, when the agent says. */
+    readonly toolCallId?: string;
+    /** Form questions: the fields, already checked. */
+    readonly fields?: readonly FormField[];
+    /** URL questions: where the agent asks the user to go, and that URL's host, shown before anything opens. */
+    readonly url?: { readonly href: string; readonly host: string };
+}
+
+/** The user's answer: the form's values (checked against its fields), or declined, or dismissed. */
+export type AcpQuestionAnswer =
+    | { readonly action: 'accept'; readonly content?: Readonly<Record<string, FormValue>> }
+    | { readonly action: 'decline' }
+    | { readonly action: 'cancel' };
+
 export const AcpChatClient = Symbol('AcpChatClient');
 /** What the backend asks of the window: rendering, the user's decisions, and the editor's buffers. */
 export interface AcpChatClient {
@@ -170,4 +189,10 @@ export interface AcpChatClient {
     onAgentExit(chatSessionId: string, message: string): void;
     /** The agent asked for something the client does not serve (`method`); it was answered "method not found". */
     onUnsupportedRequest(chatSessionId: string, method: string): void;
+    /** Asks the user the agent's question in the chat; a question nobody can answer now (no turn runs) is answered `cancel`. */
+    askQuestion(chatSessionId: string, question: AcpQuestion): Promise<AcpQuestionAnswer>;
+    /** The question is no longer asked: the agent withdrew it, or (a URL question) said it is done. */
+    questionClosed(chatSessionId: string, questionId: string, why: 'withdrawn' | 'completed'): void;
+    /** The agent asked a question the chat cannot show (`reason`); it was answered with the protocol's error. */
+    onQuestionRefused(chatSessionId: string, reason: string): void;
 }

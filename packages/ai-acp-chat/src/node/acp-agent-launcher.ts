@@ -1,6 +1,7 @@
 import { inject, injectable, named } from '@theia/core/shared/inversify';
 import { ILogger } from '@theia/core/lib/common/logger';
 import { AcpAgent, AcpClientServices } from '@theia-cli-companion/acp-client/lib/node';
+import { AcpAgentQuestions } from './acp-agent-questions';
 import { AcpLogger, boundToolCall, boundUpdate } from '@theia-cli-companion/acp-client/lib/common';
 import { AcpChatClient, StartAcpSessionRequest } from '../common/acp-chat-protocol';
 import { AcpFileSystemHost, AcpFileWindow } from './acp-file-system-host';
@@ -71,7 +72,8 @@ export class AcpAgentLauncher {
                 route.checkCurrent();
                 await this.files.writeTextFile(chatSessionId, params, request.roots, route.files);
             },
-            terminals: this.terminalServices(request, route)
+            terminals: this.terminalServices(request, route),
+            ...new AcpAgentQuestions(chatSessionId, route).services()
         };
     }
 

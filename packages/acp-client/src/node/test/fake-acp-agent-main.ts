@@ -15,6 +15,7 @@ import { Readable, Writable } from 'stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { changeSetting, FakeSessionStore, initialSettings, settings } from './fake-agent-sessions';
 import { endlessMessage, floodStderr } from './fake-agent-floods';
+import { askQuestion } from './fake-agent-questions';
 
 const logFile = process.env.FAKE_AGENT_LOG!;
 const store = process.env.FAKE_AGENT_NO_SESSION_STORE ? undefined : new FakeSessionStore(`${logFile}.sessions.json`);
@@ -221,19 +222,9 @@ const turns: Record<string, (cx: Context, args: string[]) => Promise<acp.PromptR
         await say(cx, `permission: ${JSON.stringify(answer.outcome)}`);
         return { stopReason: answer.outcome.outcome === 'cancelled' ? 'cancelled' : 'end_turn' };
     },
-    /** A form question (elicitation/create) whose answer the agent says back. */
-    async question(cx) {
-        const answer = await cx.client.request(acp.methods.client.elicitation.create, {
-            sessionId: cx.params.sessionId, mode: 'form', message: 'Which colour, and how many?',
-            requestedSchema: {
-                type: 'object', required: ['colour'],
-                properties: {
-                    colour: { type: 'string', title: 'Colour', oneOf: [{ const: 'red', title: 'Red' }, { const: 'blue', title: 'Blue' }] },
-                    count: { type: 'integer', title: 'How many', minimum: 1, maximum: 3, default: 1 }
-                }
-            }
-        });
-        await say(cx, `answer: ${JSON.stringify(answer)}`);
+    /** `question [bad|url|withdrawn]`: a form question (or a malformed one, a URL, one withdrawn); the agent says back what it got. */
+    async question(cx, [kind]) {
+        await say(cx, `answer: ${await askQuestion(cx.client, cx.params.sessionId, kind)}`);
         return { stopReason: 'end_turn' };
     },
     async crash() {

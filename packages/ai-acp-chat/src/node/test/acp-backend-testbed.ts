@@ -12,7 +12,7 @@ import { bindContributionProvider } from '@theia/core/lib/common/contribution-pr
 import { IdeCompanionBackendImpl, WindowAgentCredentials, WindowServerRegistry, WindowModuleContribution } from '@theia-cli-companion/ai-cli-core/lib/node';
 import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
-import { AcpChatClient } from '../../common/acp-chat-protocol';
+import { AcpChatClient, AcpQuestion, AcpQuestionAnswer } from '../../common/acp-chat-protocol';
 import { AcpChatBackendImpl } from '../acp-chat-backend-impl';
 import { AcpAgentLauncher } from '../acp-agent-launcher';
 import { AcpFileSystemHost } from '../acp-file-system-host';
@@ -35,6 +35,16 @@ export class AcpBackendTestbed {
     readonly reads: string[] = [];
     readonly written: string[] = [];
     readonly exits: string[] = [];
+    /** The scripted agent's log of what it was sent (FAKE_AGENT_LOG). */
+    get agentLog(): string {
+        return path.join(path.dirname(this.root), 'agent.jsonl');
+    }
+    /** The agent's questions the window was asked, those closed (`id: why`), and those refused (why). */
+    readonly questions: AcpQuestion[] = [];
+    readonly closedQuestions: string[] = [];
+    readonly refusedQuestions: string[] = [];
+    /** How the window answers a question; a test sets it. */
+    onAskQuestion: (question: AcpQuestion) => Promise<AcpQuestionAnswer> = async () => ({ action: 'decline' });
     readonly unsupported: string[] = [];
     readonly logged: string[] = [];
     readonly messages: string[] = [];
@@ -61,6 +71,7 @@ export class AcpBackendTestbed {
         this.onEditedContentFor = () => undefined;
         this.onOpenEditorText = () => undefined;
         this.reads.length = this.written.length = this.exits.length = this.logged.length = this.messages.length = this.shown.length = 0;
+        this.questions.length = this.closedQuestions.length = this.refusedQuestions.length = 0;
         this.container = this.createContainer(base);
         this.backend = this.container.get(AcpChatBackendImpl);
         this.backend.setClient(this.createClient());
@@ -78,7 +89,7 @@ export class AcpBackendTestbed {
     async start(command = process.execPath): Promise<void> {
         const result = await this.backend.startSession({
             chatSessionId: 'chat-1', cwd: this.root, roots: [this.root],
-            agent: { name: 'Fake', command, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: path.join(path.dirname(this.root), 'agent.jsonl') } }
+            agent: { name: 'Fake', command, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: this.agentLog } }
         });
         expect(result.ok, JSON.stringify(result)).to.equal(true);
     }
@@ -123,7 +134,13 @@ export class AcpBackendTestbed {
             editedContentFor: async (_chat, request) => this.onEditedContentFor(request),
             didWriteTextFile: async (_chat, filePath) => { this.written.push(filePath); },
             onAgentExit: (_chat, message) => this.exits.push(message),
-            onUnsupportedRequest: (chat, method) => this.unsupported.push(`${chat}: ${method}`)
+            onUnsupportedRequest: (chat, method) => this.unsupported.push(`${chat}: ${method}`),
+            askQuestion: async (_chat, question) => {
+                this.questions.push(question);
+                return this.onAskQuestion(question);
+            },
+            questionClosed: (_chat, questionId, why) => this.closedQuestions.push(`${questionId}: ${why}`),
+            onQuestionRefused: (_chat, reason) => this.refusedQuestions.push(reason)
         };
     }
 }

@@ -1,0 +1,92 @@
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as path from 'path';
+import { until } from '../support/processes';
+import { updateTheiaSettings } from '../support/sandbox';
+import { AcpChatTestbed } from '../support/acp-chat-testbed';
+import { REPO_ROOT } from '../hosts/theia-backend';
+
+const FAKE_AGENT = path.join(REPO_ROOT, 'packages', 'acp-client', 'lib', 'node', 'test', 'fake-acp-agent-main.js');
+
+/**
+ * An agent's questions (ACP elicitation) in the chat of a real browser, with the scripted agent: a form checked
+ * before it is sent, declined, withdrawn by the agent, malformed (refused, said in the chat), and a URL that opens
+ * only when the user clicks.
+ */
+describe('ACP chat: the agent\'s questions as forms in the chat', function (): void {
+    this.timeout(300000);
+    let agentLog = '';
+    const bed = AcpChatTestbed.install({ 'notes.md': '# Notes\n' }, sandbox => {
+        agentLog = path.join(sandbox.tmp, 'fake-agent.jsonl');
+        updateTheiaSettings(sandbox, {
+            'ai-features.chat.defaultChatAgent': 'Fake',
+            'aiCliCompanion.acp.agents': [{ name: 'Fake', command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: agentLog } }]
+        });
+    });
+
+    beforeEach(() => bed.chat.newChat());
+
+    const form = (response: Awaited<ReturnType<typeof bed.chat.send>>) => response.locator('form.acp-question');
+    const field = (response: Awaited<ReturnType<typeof bed.chat.send>>, key: string) => form(response).locator(`[data-field="${key}"]`);
+
+    it('asks a form in the turn; an answer that does not fit is refused with the reason, a fitting one reaches the agent', async () => {
+        const response = await bed.chat.send('question');
+        await form(response).waitFor({ state: 'visible', timeout: 20000 });
+        expect(await form(response).locator('.acp-question-message').innerText()).to.equal('Which colour, and how many?');
+        // Required and bounded: nothing goes to the agent until the answer fits.
+        await field(response, 'count').locator('input').fill('7');
+        await form(response).locator('button[type="submit"]').click();
+        expect(await field(response, 'colour').locator('.acp-question-error').innerText()).to.equal('Required');
+        expect(await field(response, 'count').locator('.acp-question-error').innerText()).to.equal('At most 3');
+        await field(response, 'colour').locator('select').selectOption({ label: 'Blue' });
+        await field(response, 'count').locator('input').fill('2');
+        await field(response, 'urgent').locator('input').check();
+        await field(response, 'sizes').locator('label', { hasText: 'Large' }).locator('input').check();
+        await form(response).locator('button[type="submit"]').click();
+        await bed.chat.finished(response);
+        expect(await bed.chat.text(response)).to.contain('answer: {"action":"accept","content":{"colour":"blue","count":2,"urgent":true,"sizes":["l"]}}');
+        expect(await form(response).getAttribute('data-question-state')).to.equal('answered');
+    });
+
+    it('Decline tells the agent so; a question the agent withdraws leaves the form closed', async () => {
+        const declined = await bed.chat.send('question');
+        await form(declined).locator('button', { hasText: 'Decline' }).click();
+        await bed.chat.finished(declined);
+        expect(await bed.chat.text(declined)).to.contain('answer: {"action":"decline"}');
+
+        const withdrawn = await bed.chat.send('question withdrawn');
+        await form(withdrawn).waitFor({ state: 'visible', timeout: 20000 });
+        fs.writeFileSync(`${agentLog}.withdraw`, '');
+        await bed.chat.finished(withdrawn);
+        expect(await bed.chat.text(withdrawn)).to.match(/answer: withdrawn/);
+        expect(await form(withdrawn).getAttribute('data-question-state')).to.equal('withdrawn');
+        expect(await form(withdrawn).locator('button').count(), 'nothing left to answer').to.equal(0);
+    });
+
+    it('says in the turn when the agent asks a form the chat cannot show; the agent gets the protocol\'s error', async () => {
+        const response = await bed.chat.send('question bad');
+        await bed.chat.finished(response);
+        const text = await bed.chat.text(response);
+        expect(text).to.contain('The agent\'s question has a form the chat cannot show');
+        expect(text).to.contain('answer: error -32602');
+    });
+
+    it('shows a URL question with its host and opens it only when the user clicks', async () => {
+        const context = bed.window.page.context();
+        // Loopback only: the page the agent names is answered here, never looked up.
+        await context.route('https://login.example.com/**', route => route.fulfill({ contentType: 'text/html', body: '<p>sign-in page</p>' }));
+        const pagesBefore = context.pages().length;
+        const response = await bed.chat.send('question url');
+        await form(response).waitFor({ state: 'visible', timeout: 20000 });
+        expect(await form(response).innerText()).to.contain('asks you to open a page on login.example.com').and.contain('https://login.example.com/authorize?state=x');
+        expect(context.pages().length, 'nothing opened by itself').to.equal(pagesBefore);
+        const opened = context.waitForEvent('page', { timeout: 20000 });
+        await form(response).locator('button', { hasText: 'Open login.example.com' }).click();
+        const page = await opened;
+        expect(page.url()).to.contain('login.example.com');
+        await page.close();
+        await bed.chat.finished(response);
+        expect(await bed.chat.text(response)).to.contain('answer: {"action":"accept"}');
+        await until(async () => await form(response).getAttribute('data-question-state') !== 'asking', 'the question done', 10000);
+    });
+});

@@ -33,8 +33,24 @@ describe('ACP chat: Claude Code and Codex (through their adapters) and Qwen Code
             // Claude Code edits only what it has read; its Edit sends the replaced snippet, not the whole file.
             return { toolUse: { name: 'Edit', input: { file_path: letters, old_string: 'alpha\nbeta\ngamma', new_string: 'ALPHA\nbeta\nGAMMA' } } };
         }
+        if (result?.name === 'AskUserQuestion') {
+            return { text: `You answered: ${result.content}` };
+        }
         if (result) {
             return { text: 'Claude edited the letters.' };
+        }
+        if (MockAnthropicApi.lastUserText(request).includes('[ASK]')) {
+            // Claude Code's question tool, offered only to a client that can show forms (ACP elicitation).
+            return {
+                toolUse: {
+                    name: 'AskUserQuestion', input: {
+                        questions: [{
+                            question: 'Which format should the report use?', header: 'Format', multiSelect: false,
+                            options: [{ label: 'JSON', description: 'For machines' }, { label: 'YAML', description: 'For people' }]
+                        }]
+                    }
+                }
+            };
         }
         return MockAnthropicApi.lastUserText(request).includes('[EDIT]')
             ? { toolUse: { name: 'Read', input: { file_path: letters } } }
@@ -50,8 +66,25 @@ describe('ACP chat: Claude Code and Codex (through their adapters) and Qwen Code
             : { text: 'Hello from the mock Qwen.' };
     });
     const responses = new MockOpenAiResponsesApi(request => {
-        if (MockOpenAiResponsesApi.lastToolOutput(request.input)) {
+        const output = MockOpenAiResponsesApi.lastToolOutput(request.input);
+        if (output?.name === 'request_user_input') {
+            return { text: `You answered: ${output.output}` };
+        }
+        if (output) {
             return { text: 'Codex patched it.' };
+        }
+        if (MockOpenAiResponsesApi.lastUserText(request.input).includes('[ASK]')) {
+            // Codex asks only in its Plan collaboration mode, where it offers the tool.
+            return request.tools.some(tool => tool.name === 'request_user_input') ? {
+                functionCall: {
+                    name: 'request_user_input', arguments: {
+                        questions: [{
+                            id: 'report_format', header: 'Format', question: 'Which format should the report use?',
+                            options: [{ label: 'JSON', description: 'For machines' }, { label: 'YAML', description: 'For people' }]
+                        }]
+                    }
+                }
+            } : { text: 'No question tool was offered.' };
         }
         return MockOpenAiResponsesApi.lastUserText(request.input).includes('[PATCH]')
             ? { patch: '*** Begin Patch\n*** Update File: numbers.txt\n@@\n one\n-two\n+TWO\n three\n*** End Patch' }
@@ -112,6 +145,19 @@ describe('ACP chat: Claude Code and Codex (through their adapters) and Qwen Code
         expect(models, 'the next turn\'s requests').to.not.be.empty;
         expect(models.every(name => /haiku/.test(name)), JSON.stringify(models)).to.equal(true);
         expect(await model.inputValue()).to.equal('haiku');
+    });
+
+    it('Claude Code asks its question (AskUserQuestion) as a form in the chat; the answer chosen there reaches the model', async () => {
+        const response = await bed.chat.send('@Claude Pick a format [ASK]', true);
+        const form = response.locator('form.acp-question');
+        await form.waitFor({ state: 'visible', timeout: 60000 }).catch(error => explain(error, 'claude-question'));
+        expect(await form.innerText()).to.contain('Which format should the report use?');
+        const asked = anthropic.requests.filter(MockAnthropicApi.isMainConversation).at(-1)!;
+        expect(asked.tools, 'the question tool is offered to a client that shows forms').to.include('AskUserQuestion');
+        await form.locator('select').first().selectOption({ label: 'YAML' });
+        await form.locator('button[type="submit"]').click();
+        await bed.chat.finished(response).catch(error => explain(error, 'claude-question-answered'));
+        expect(await bed.chat.text(response)).to.match(/You answered: .*YAML/);
     });
 
     it('Claude Code in its own default mode (Accept edits: the mock model has no Auto) edits by itself; the turn lists the file and Restore puts it back', async () => {
@@ -189,6 +235,22 @@ describe('ACP chat: Claude Code and Codex (through their adapters) and Qwen Code
         expect(await bed.chat.text(response)).to.contain('Codex patched it.').and.to.contain('Changed in this turn: numbers.txt.');
         await response.locator('button', { hasText: 'Restore to Before This Turn' }).click();
         await until(() => fs.readFileSync(numbers, 'utf8') === NUMBERS, 'numbers.txt as it was before the turn', 20000);
+    });
+
+    it('Codex in its Plan collaboration mode (chosen above the chat input) asks its question as a form; the answer reaches the model and Codex goes on', async () => {
+        const hello = await bed.chat.send('@Codex Say hello', true);
+        await bed.chat.finished(hello).catch(error => explain(error, 'codex-question-hello'));
+        const collaboration = bed.window.page.locator(`${SESSION_BAR} [data-config-id="collaboration_mode"] select`);
+        await collaboration.selectOption('plan').catch(error => explain(error, 'codex-plan-mode'));
+        await until(() => bed.backend.log.includes('collaboration_mode = "plan"'), 'Codex in its Plan collaboration mode', 20000);
+        const response = await bed.chat.send('@Codex Pick a format [ASK]', true);
+        const form = response.locator('form.acp-question');
+        await form.waitFor({ state: 'visible', timeout: 60000 }).catch(error => explain(error, 'codex-question'));
+        expect(await form.innerText()).to.contain('Which format should the report use?');
+        await form.locator('select').first().selectOption({ label: 'YAML' });
+        await form.locator('button[type="submit"]').click();
+        await bed.chat.finished(response).catch(error => explain(error, 'codex-question-answered'));
+        expect(await bed.chat.text(response)).to.match(/You answered: .*YAML/);
     });
 
     it('Codex in Read-only mode (Set Agent Mode…): its patch (a snippet with context) is reviewed as the whole file and written once allowed', async () => {

@@ -66,6 +66,11 @@ export type MockResponsesTurn = ({ text: string } | {
     /** Text the model says before the tool call. */
     text?: string;
     callId?: string;
+} | {
+    /** A call of one of the request's function tools by name (Codex's request_user_input, …), with its arguments. */
+    functionCall: { name: string; arguments: Record<string, unknown> };
+    text?: string;
+    callId?: string;
 }) & MockReplyTiming;
 
 const USAGE = {
@@ -202,6 +207,13 @@ export class MockOpenAiResponsesApi extends MockModelApi<ResponsesRequest> {
         }
         if ('patch' in turn) {
             items.push(MockOpenAiResponsesApi.applyPatchCall(request.tools, turn.callId ?? `call_mock_${++callCounter}`, turn.patch));
+        }
+        if ('functionCall' in turn) {
+            const callId = turn.callId ?? `call_mock_${++callCounter}`;
+            items.push({
+                type: 'function_call', id: `fc_${callId}`, status: 'completed', call_id: callId, name: turn.functionCall.name,
+                arguments: JSON.stringify(turn.functionCall.arguments)
+            });
         }
         return items;
     }

@@ -334,8 +334,10 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
             const next = await bed.chat.send(`echo after the ${when}`);
             await bed.chat.finished(next);
             expect(await bed.chat.text(next)).to.contain(`echo after the ${when}`).and.not.contain('could not reopen');
-            await until(() => bed.backend.log.includes(`Chat ${chatId}: Fake session ${sessionId} loaded`), `session ${sessionId} loaded after the ${when}`, 20000);
-            expect(agentCalls().slice(callsBefore).some(call => call.method === 'session/load' && call.params.sessionId === sessionId), 'session/load sent').to.equal(true);
+            // The agent offers session/resume: the chat has its own history, nothing is replayed.
+            await until(() => bed.backend.log.includes(`Chat ${chatId}: Fake session ${sessionId} resumed`), `session ${sessionId} resumed after the ${when}`, 20000);
+            expect(agentCalls().slice(callsBefore).some(call => call.method === 'session/resume' && call.params.sessionId === sessionId), 'session/resume sent').to.equal(true);
+            expect(await bed.chat.text(next), 'nothing of an earlier turn in the new answer').to.not.contain('earlier answer');
         };
         await bed.window.page.reload();
         await reopen('reload');

@@ -93,8 +93,8 @@ describe('ACP chat: a chat that changes agent', () => {
         starts = [];
         settings = { [ACP_SESSION_SETTING]: 'legacy-alpha' };
         earlierAgents = ['Alpha', 'Alpha'];
-        agents.Alpha.forget('chat-1');
-        agents.Beta.forget('chat-1');
+        await agents.Alpha.forget('chat-1');
+        await agents.Beta.forget('chat-1');
         await send('Beta');
         settings = { [ACP_SESSION_SETTING]: 'legacy-alpha' };
         earlierAgents = ['Alpha'];

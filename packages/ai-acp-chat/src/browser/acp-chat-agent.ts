@@ -84,7 +84,8 @@ export class AcpChatAgent implements ChatAgent {
         try {
             turn.roots = (await this.services.workspace())?.roots ?? [];
             this.restartIfExited(chatId, turn);
-            const session = await this.ensureSession(request);
+            turn.openingSession = true;
+            const session = await this.ensureSession(request).finally(() => turn.openingSession = false);
             if (!session) {
                 return;
             }
@@ -358,16 +359,14 @@ export class AcpChatAgent implements ChatAgent {
         }
     }
 
-    /** The chat was deleted: its agent stops. */
-    forget(chatId: string): void {
+    /** The chat was deleted: its agent stops; resolves with what became of its session in the agent (undefined: none ran). */
+    forget(chatId: string): Promise<'deleted' | 'closed' | 'kept' | undefined> {
         if (this.services.client.chatAgents.get(chatId) === this.name) {
             this.services.client.chatAgents.delete(chatId);
         }
         this.selectedModes.delete(chatId);
         this.omittedOutputs.delete(chatId);
-        if (this.sessions.delete(chatId)) {
-            this.services.backend.closeSession(chatId).catch(() => undefined);
-        }
+        return this.sessions.delete(chatId) ? this.services.backend.closeSession(chatId).catch(() => undefined) : Promise.resolve(undefined);
     }
 
     protected rememberMode(chatId: string, modeId: string): void {

@@ -72,6 +72,11 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
         return new AcpAgentSettings(this.settings);
     }
 
+    /** The ACP agents the chat offers now. */
+    get acpAgents(): readonly AcpChatAgent[] {
+        return this.registered;
+    }
+
     /** Whether the chat agent of this id is one of the ACP agents. */
     isAcpAgent(agentId: string | undefined): boolean {
         return this.registered.some(agent => agent.id === agentId);
@@ -85,7 +90,12 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
     onStart(): void {
         this.withTheiaAi(() => this.chats.onSessionEvent(event => this.withTheiaAi(() => {
             if (isSessionDeletedEvent(event)) {
-                this.registered.forEach(agent => agent.forget(event.sessionId));
+                this.registered.forEach(agent => agent.forget(event.sessionId).then(end => {
+                    if (end === 'kept') {
+                        this.messages.info(nls.localize('theia-cli-companion/acp-chat/sessionKept',
+                            'The chat is deleted; {0} offers no way to delete or close its session, which stays in its history.', agent.name));
+                    }
+                }));
                 this.sessionStates.forget(event.sessionId);
                 this.queue.forget(event.sessionId);
             }

@@ -17,6 +17,8 @@ export namespace AcpChatCommands {
         'theia-cli-companion/acp-chat/setMode', CATEGORY_KEY);
     export const SET_MODEL = Command.toLocalizedCommand({ id: 'aiCliCompanion.acp.setModel', category: CATEGORY, label: 'Set Agent Model…' },
         'theia-cli-companion/acp-chat/setModel', CATEGORY_KEY);
+    export const BROWSE_SESSIONS = Command.toLocalizedCommand({ id: 'aiCliCompanion.acp.browseSessions', category: CATEGORY, label: 'Browse Agent Sessions…' },
+        'theia-cli-companion/acp-chat/browseSessions', CATEGORY_KEY);
     export const SHOW_TOOL_OUTPUT = Command.toLocalizedCommand({ id: 'aiCliCompanion.acp.showToolOutput', category: CATEGORY, label: 'Show Full Tool Output…' },
         'theia-cli-companion/acp-chat/showToolOutput', CATEGORY_KEY);
 }

@@ -38,6 +38,7 @@ import { AcpChatSettings } from './session-bar/acp-chat-settings';
 import { AcpChatInputWidget } from './session-bar/acp-chat-input-widget';
 import { AcpMessageQueue } from './queue/acp-message-queue';
 import { AcpQuestionPartRenderer } from './questions/acp-question-part-renderer';
+import { AgentSessionsCommandContribution } from './sessions/agent-sessions-command-contribution';
 
 export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
     bindAcpChatPreferences(bind);
@@ -61,6 +62,8 @@ export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
     bind(SelectionVariableContribution).toSelf().inSingletonScope();
     bind(AIVariableContribution).toService(SelectionVariableContribution);
     bind(AcpChatCommandContribution).toSelf().inSingletonScope();
+    bind(AgentSessionsCommandContribution).toSelf().inSingletonScope();
+    bind(CommandContribution).toService(AgentSessionsCommandContribution);
     bind(CommandContribution).toService(AcpChatCommandContribution);
     bind(AcpTurnChanges).toSelf().inSingletonScope();
     bind(CheckpointRetentionContribution).toSelf().inSingletonScope();

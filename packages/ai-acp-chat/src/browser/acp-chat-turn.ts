@@ -58,6 +58,8 @@ export class AcpChatTurn implements AcpTurnSink {
     protected writes = 0;
     /** Tool calls whose output the chat shows cut (id → title): the chat's, shared by its turns. */
     omittedOutputs = new Map<string, string>();
+    /** Set while the turn's session is being started or reopened: what the agent replays then is not this turn's. */
+    openingSession = false;
     /** The chat's usage when the turn started: its end says what the turn added. */
     usageBefore?: SessionUsage;
     protected usageAfter?: SessionUsage;
@@ -86,6 +88,10 @@ export class AcpChatTurn implements AcpTurnSink {
     }
 
     onUpdate(update: acp.SessionUpdate, toolCall?: ToolCallState): void {
+        if (this.openingSession) {
+            // A session/load replays the session's history: the chat shows its own, not again in this answer.
+            return;
+        }
         switch (update.sessionUpdate) {
             case 'agent_message_chunk':
                 this.add(this.markdown(textOf(update.content)));

@@ -112,8 +112,16 @@ export interface AcpChatBackend extends RpcServer<AcpChatClient> {
     setModel(chatSessionId: string, modelId: string): Promise<void>;
     /** Sets one of the agent's config options (a value id, or a boolean for a boolean option); answers the agent's new list. */
     setConfigOption(chatSessionId: string, configId: string, value: string | boolean): Promise<readonly acp.SessionConfigOption[]>;
-    /** Stops the agent of this chat session. */
-    closeSession(chatSessionId: string): Promise<void>;
+    /**
+     * The chat was deleted: its session ends in the agent (deleted from the agent's history where it can, else closed,
+     * else kept: said in the answer) and the agent stops. Undefined when no agent ran for the chat.
+     */
+    closeSession(chatSessionId: string): Promise<'deleted' | 'closed' | 'kept' | undefined>;
+    /**
+     * One page of the agent's own sessions in `cwd` (one of `roots`, the workspace folders), newest first as the agent
+     * lists them. Starts the agent for it (the window checks workspace trust first) and stops it again.
+     */
+    listAgentSessions(request: { agent: AcpAgentDefinition; cwd: string; roots: readonly string[]; cursor?: string }): Promise<AcpAgentSessionPage>;
     /** A tool call's whole text output (the chat shows its first and last lines), while the agent's session lasts. */
     toolOutput(chatSessionId: string, toolCallId: string): Promise<string | undefined>;
     /** The file's text on disk (inside the chat's workspace folders), undefined when it does not exist: what a permission diff is reviewed against. */
@@ -165,6 +173,14 @@ export type AcpQuestionAnswer =
     | { readonly action: 'accept'; readonly content?: Readonly<Record<string, FormValue>> }
     | { readonly action: 'decline' }
     | { readonly action: 'cancel' };
+
+/** A page of an agent's own sessions (ACP session/list). */
+export interface AcpAgentSessionPage {
+    /** False when the agent does not list its sessions. */
+    readonly supported: boolean;
+    readonly sessions: readonly { readonly sessionId: string; readonly cwd: string; readonly title?: string; readonly updatedAt?: string }[];
+    readonly nextCursor?: string;
+}
 
 export const AcpChatClient = Symbol('AcpChatClient');
 /** What the backend asks of the window: rendering, the user's decisions, and the editor's buffers. */

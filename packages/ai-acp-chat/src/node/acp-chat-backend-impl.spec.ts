@@ -104,8 +104,10 @@ describe('AcpChatBackendImpl', function (): void {
         expect((await initialize(authorization)).status).to.equal(401);
     });
 
-    it('reopens a stored session with session/load, and starts a new one, saying why, when the agent cannot', async () => {
-        const agent = { name: 'Fake', command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: path.join(path.dirname(root), 'agent.jsonl') } };
+    it('reopens a stored session with session/load (an agent that cannot resume), and starts a new one, saying why, when the agent cannot', async () => {
+        const agent = {
+            name: 'Fake', command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: path.join(path.dirname(root), 'agent.jsonl'), FAKE_AGENT_NO_SESSION_STORE: '1' }
+        };
         const reopened = await backend.startSession({ chatSessionId: 'chat-1', cwd: root, roots: [root], agent, loadSessionId: 'stored-7' });
         expect(reopened).to.deep.include({ ok: true });
         expect(reopened.ok && reopened.session).to.deep.include({ sessionId: 'stored-7', loaded: true });
@@ -118,6 +120,29 @@ describe('AcpChatBackendImpl', function (): void {
         expect(again.ok && again.session.sessionId).to.equal(lost.ok && lost.session.sessionId);
         const calls = fs.readFileSync(path.join(path.dirname(root), 'agent.jsonl'), 'utf8').trim().split('\n').map(line => JSON.parse(line).method);
         expect(calls.filter(method => method === 'initialize')).to.have.length(2);
+    });
+
+    it('lists the agent\'s sessions of a folder with an agent of its own, reopens one with session/resume, and deletes it with its chat', async () => {
+        const agent = { name: 'Fake', command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: path.join(path.dirname(root), 'agent.jsonl') } };
+        const first = await backend.startSession({ chatSessionId: 'chat-1', cwd: root, roots: [root], agent });
+        const sessionId = first.ok ? first.session.sessionId : '';
+        await backend.closeSession('chat-1').then(end => expect(end, 'a deleted chat deletes its session').to.equal('deleted'));
+        const calls = fs.readFileSync(path.join(path.dirname(root), 'agent.jsonl'), 'utf8').trim().split('\n').map(line => JSON.parse(line));
+        expect(calls.filter(call => call.method === 'session/delete').map(call => call.params.sessionId)).to.deep.equal([sessionId]);
+        const second = await backend.startSession({ chatSessionId: 'chat-2', cwd: root, roots: [root], agent });
+        const listed = await backend.listAgentSessions({ agent, cwd: root, roots: [root] });
+        expect(listed.supported).to.equal(true);
+        expect(listed.sessions.map(session => session.sessionId), 'only the chat not deleted').to.deep.equal([second.ok ? second.session.sessionId : '?']);
+        expect(listed.sessions[0]).to.include({ cwd: root }).and.to.have.property('title').that.is.a('string');
+        await expectRejected(backend.listAgentSessions({ agent, cwd: outside, roots: [root] }));
+
+        const reopened = await backend.startSession({ chatSessionId: 'chat-3', cwd: root, roots: [root], agent, loadSessionId: listed.sessions[0].sessionId });
+        expect(reopened.ok && reopened.session).to.deep.include({ sessionId: listed.sessions[0].sessionId, loaded: true });
+        expect(logged.some(line => line.includes(`session ${listed.sessions[0].sessionId} resumed`)), logged.join('\n')).to.equal(true);
+        const noStore = { ...agent, env: { ...agent.env, FAKE_AGENT_NO_SESSION_STORE: '1' } };
+        expect(await backend.listAgentSessions({ agent: noStore, cwd: root, roots: [root] })).to.deep.equal({ supported: false, sessions: [] });
+        await backend.startSession({ chatSessionId: 'chat-4', cwd: root, roots: [root], agent: noStore });
+        expect(await backend.closeSession('chat-4'), 'an agent that can neither delete nor close keeps the session').to.equal('kept');
     });
 
     it('tells the window the agent\'s config options, sets one it sends (checked: an id and a value of the agent\'s own), and answers the new list', async () => {

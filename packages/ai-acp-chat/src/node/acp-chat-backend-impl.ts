@@ -1,4 +1,3 @@
-import * as fs from 'fs';
 import * as path from 'path';
 import type * as acp from '@agentclientprotocol/sdk';
 import { inject, injectable, named } from '@theia/core/shared/inversify';
@@ -10,7 +9,7 @@ import { IDE_MCP_SERVER_NAME, mcpServersForAgent } from '../common/theia-mcp-ser
 import { CheckpointRetention, CheckpointRetentionSchema } from '../common/checkpoint-retention';
 import { AcpAgentLauncher } from './acp-agent-launcher';
 import {
-    ConfigOptionIdSchema, ConfigOptionValueSchema, CurrentRootsSchema, FilePathSchema, RestoreOptionsSchema, SharedMcpServersSchema, TurnIdSchema
+    checkedConfigOption, CurrentRootsSchema, realRoots, FilePathSchema, RestoreOptionsSchema, SharedMcpServersSchema, TurnIdSchema
 } from './acp-chat-backend-input';
 import { ChatBinding } from './acp-chat-binding';
 import { describeSession } from './describe-session';
@@ -22,8 +21,10 @@ import { WindowAgentCredentials } from '@theia-cli-companion/ai-cli-core/lib/nod
 import { SnapshotIncludeSchema } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
 import {
-    AcpChatBackend, AcpChatClient, AcpPromptResult, AcpRestoreResult, AcpStartResult, AcpTurnCheckpoint, StartAcpSessionRequest
+    AcpAgentSessionPage, AcpChatBackend, AcpChatClient, AcpPromptResult, AcpRestoreResult, AcpStartResult, AcpTurnCheckpoint, StartAcpSessionRequest
 } from '../common/acp-chat-protocol';
+import type { AcpAgentDefinition } from '@theia-cli-companion/acp-client/lib/common';
+import { endSession, listAgentSessions, reopenSession } from './acp-agent-sessions';
 
 /** How the window's server is named to the agent: Gemini CLI shows its tools to the model as `mcp_theia_<tool>`. */
 export { IDE_MCP_SERVER_NAME } from '../common/theia-mcp-servers';
@@ -93,8 +94,8 @@ export class AcpChatBackendImpl implements AcpChatBackend {
             if (!chat.agent.initializeResponse) {
                 await chat.agent.initialize(CLIENT_INFO);
             }
-            const { loaded, loadFailure } = await this.openSession(request, chat);
-            this.logger.info(`Chat ${request.chatSessionId}: ${request.agent.name} session ${chat.session!.sessionId} ${loaded ? 'loaded' : 'started'} in ${request.cwd}`);
+            const { loaded, how, loadFailure } = await this.openSession(request, chat);
+            this.logger.info(`Chat ${request.chatSessionId}: ${request.agent.name} session ${chat.session!.sessionId} ${how} in ${request.cwd}`);
             this.checkpoints.warmUp(chat.roots, chat.snapshotInclude);
             return { ok: true, session: { ...describeSession(request.chatSessionId, chat, loaded), ...(loadFailure ? { loadFailure } : {}), ...change } };
         } catch (error) {
@@ -116,16 +117,19 @@ export class AcpChatBackendImpl implements AcpChatBackend {
      * Opens the chat's session on its initialized agent, with the window's companion server and the user's MCP servers
      * the agent can use: the stored session when the window names one and the agent can load it, else a new one.
      */
-    protected async openSession(request: StartAcpSessionRequest, chat: ChatBinding): Promise<{ loaded: boolean; loadFailure?: string }> {
+    protected async openSession(request: StartAcpSessionRequest, chat: ChatBinding): Promise<{ loaded: boolean; how: string; loadFailure?: string }> {
         const shared = mcpServersForAgent(SharedMcpServersSchema.parse(request.mcpServers ?? []),
             chat.agent.initializeResponse?.agentCapabilities?.mcpCapabilities);
         shared.leftOut.forEach(({ name, reason }) => this.logger.info(`Chat ${request.chatSessionId}: MCP server ${name} not offered to ${request.agent.name}: ${reason}`));
         chat.sharedMcpServers = { offered: shared.servers.map(server => server.name), leftOut: shared.leftOut };
         const mcpServers = [...this.ideServerFor(request.agent.name, chat), ...shared.servers];
         let loadFailure: string | undefined;
-        if (request.loadSessionId && chat.agent.canLoadSessions) {
+        let how = 'started';
+        if (request.loadSessionId) {
             try {
-                chat.session = await chat.agent.loadSession({ sessionId: request.loadSessionId, cwd: request.cwd, mcpServers });
+                const reopened = await reopenSession(chat.agent, { sessionId: request.loadSessionId, cwd: request.cwd, mcpServers });
+                chat.session = reopened?.session;
+                how = reopened?.how ?? how;
             } catch (error) {
                 // A chat that cannot be reopened still gets an agent: a new session, and the reason.
                 loadFailure = messageOf(error);
@@ -136,7 +140,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
         if (!loaded) {
             chat.session = await chat.agent.newSession({ cwd: request.cwd, mcpServers });
         }
-        return { loaded, loadFailure };
+        return { loaded, how, loadFailure };
     }
 
     /**
@@ -348,27 +352,31 @@ export class AcpChatBackendImpl implements AcpChatBackend {
     }
 
     async setConfigOption(chatSessionId: string, configId: string, value: string | boolean): Promise<readonly acp.SessionConfigOption[]> {
-        const id = ConfigOptionIdSchema.safeParse(configId);
-        const checked = ConfigOptionValueSchema.safeParse(value);
-        if (!id.success || !checked.success) {
-            throw new Error(`Invalid config option: ${formatZodIssues((id.error ?? checked.error)!, id.success ? 'value' : 'configId')}`);
-        }
+        const checked = checkedConfigOption(configId, value);
         const session = this.require(chatSessionId).session;
         if (!session) {
             throw new Error(`Chat ${chatSessionId} has no agent session`);
         }
-        await session.setConfigOption(id.data, checked.data).catch(error => { throw new Error(messageOf(error)); });
-        this.logger.info(`Chat ${chatSessionId}: ${id.data} = ${JSON.stringify(checked.data)}`);
+        await session.setConfigOption(checked.id, checked.value).catch(error => { throw new Error(messageOf(error)); });
+        this.logger.info(`Chat ${chatSessionId}: ${checked.id} = ${JSON.stringify(checked.value)}`);
         return session.configOptions;
     }
 
-    async closeSession(chatSessionId: string): Promise<void> {
-        const chats = [this.chats.get(chatSessionId), ...this.earlierAgents.get(chatSessionId)?.values() ?? []];
+    async closeSession(chatSessionId: string): Promise<'deleted' | 'closed' | 'kept' | undefined> {
+        const current = this.chats.get(chatSessionId);
+        const chats = [current, ...this.earlierAgents.get(chatSessionId)?.values() ?? []];
+        const ended = current?.session && await endSession(current.agent, current.session.sessionId)
+            .catch(error => (this.logger.warn(`Chat ${chatSessionId}: ${current.agentName} could not end its session: ${messageOf(error)}`), 'kept' as const));
         await this.checkpoints.endRunning(chatSessionId);
         this.chats.delete(chatSessionId);
         this.earlierAgents.delete(chatSessionId);
         this.terminals.releaseAll(chatSessionId);
         await Promise.all(chats.map(chat => chat ? chat.agent.dispose() : Promise.resolve()));
+        return ended || undefined;
+    }
+
+    async listAgentSessions(request: { agent: AcpAgentDefinition; cwd: string; roots: readonly string[]; cursor?: string }): Promise<AcpAgentSessionPage> {
+        return listAgentSessions(this.launcher, CLIENT_INFO, request);
     }
 
     protected require(chatSessionId: string): ChatBinding {
@@ -389,9 +397,4 @@ export class AcpChatBackendImpl implements AcpChatBackend {
         chats.forEach(chat => chat.agent.dispose().catch(error => this.logger.warn(`Could not stop an agent: ${messageOf(error)}`)));
         this.terminals.dispose();
     }
-}
-
-async function realRoots(roots: readonly string[]): Promise<string[]> {
-    const resolved = await Promise.all(roots.map(root => fs.promises.realpath(root).catch(() => undefined)));
-    return resolved.filter((root): root is string => !!root);
 }

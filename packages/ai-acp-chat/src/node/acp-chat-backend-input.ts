@@ -1,4 +1,6 @@
+import * as fs from 'fs';
 import * as path from 'path';
+import { formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
 import { z } from 'zod';
 import type { SharedMcpServer } from '../common/theia-mcp-servers';
 
@@ -24,3 +26,19 @@ export const RestoreOptionsSchema = z.object({
 /** A config option's id and value as the window sends them; checked against the agent's own list by the session. */
 export const ConfigOptionIdSchema = z.string().min(1).max(200);
 export const ConfigOptionValueSchema = z.union([z.string().min(1).max(1000), z.boolean()]);
+
+/** A config option change from the window, checked: its id and value, or an error saying which is wrong. */
+export function checkedConfigOption(configId: unknown, value: unknown): { id: string; value: string | boolean } {
+    const id = ConfigOptionIdSchema.safeParse(configId);
+    const checked = ConfigOptionValueSchema.safeParse(value);
+    if (!id.success || !checked.success) {
+        throw new Error(`Invalid config option: ${formatZodIssues((id.error ?? checked.error)!, id.success ? 'value' : 'configId')}`);
+    }
+    return { id: id.data, value: checked.data };
+}
+
+/** The workspace folders with their symbolic links resolved (the agent's paths are judged against them); those that do not exist left out. */
+export async function realRoots(roots: readonly string[]): Promise<string[]> {
+    const resolved = await Promise.all(roots.map(root => fs.promises.realpath(root).catch(() => undefined)));
+    return resolved.filter((root): root is string => !!root);
+}

@@ -32,7 +32,7 @@ if (process.env.FAKE_AGENT_IGNORE_EOF) {
 }
 const cancelled = new Map<string, () => void>();
 const history = new Map<string, string[]>();
-let sessions = 0;
+let sessions = store?.highestNumber() ?? 0;
 type Context = acp.AgentRequestContext<acp.PromptRequest>;
 
 const update = (cx: Context, value: acp.SessionUpdate) => cx.client.notify(acp.methods.client.session.update, { sessionId: cx.params.sessionId, update: value });

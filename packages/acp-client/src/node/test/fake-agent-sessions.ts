@@ -18,6 +18,11 @@ export class FakeSessionStore {
         this.write([...this.read().filter(stored => stored.sessionId !== sessionId), info]);
     }
 
+    /** The highest number of a stored `fake-session-<n>`: another process of the agent numbers its sessions after it. */
+    highestNumber(): number {
+        return Math.max(0, ...this.read().map(stored => Number(/^fake-session-(\d+)$/.exec(stored.sessionId)?.[1] ?? 0)));
+    }
+
     has(sessionId: string): boolean {
         return this.read().some(stored => stored.sessionId === sessionId);
     }

@@ -63,6 +63,17 @@ describe('ACP chat: the agent\'s questions as forms in the chat', function (): v
         expect(await form(withdrawn).locator('button').count(), 'nothing left to answer').to.equal(0);
     });
 
+    it('Stop closes the turn\'s open question: the agent is answered at once, and the next message goes through', async () => {
+        const stopped = await bed.chat.send('question');
+        await form(stopped).waitFor({ state: 'visible', timeout: 20000 });
+        await bed.chat.stop();
+        await until(async () => await form(stopped).getAttribute('data-question-state') === 'stopped', 'the question closed by Stop', 10000);
+        expect(await form(stopped).innerText()).to.contain('not answered: the turn was stopped');
+        const next = await bed.chat.send('echo after the stop');
+        await bed.chat.finished(next);
+        expect(await bed.chat.text(next)).to.contain('echo after the stop');
+    });
+
     it('says in the turn when the agent asks a form the chat cannot show; the agent gets the protocol\'s error', async () => {
         const response = await bed.chat.send('question bad');
         await bed.chat.finished(response);
@@ -87,6 +98,7 @@ describe('ACP chat: the agent\'s questions as forms in the chat', function (): v
         await page.close();
         await bed.chat.finished(response);
         expect(await bed.chat.text(response)).to.contain('answer: {"action":"accept"}');
-        await until(async () => await form(response).getAttribute('data-question-state') !== 'asking', 'the question done', 10000);
+        // The agent said the sign-in is done (elicitation/complete).
+        await until(async () => await form(response).getAttribute('data-question-state') === 'completed', 'the question completed', 10000);
     });
 });

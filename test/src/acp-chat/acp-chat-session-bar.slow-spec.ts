@@ -161,6 +161,7 @@ describe('ACP chat: the agent\'s settings and usage above the chat input, and me
         await queueButton('echo after the stop', 'send').click();
         await until(() => prompts().at(-1) === 'echo after the stop', 'the message sent on demand', 20000);
         expect(await bed.chat.queued()).to.deep.equal([]);
+        expect(prompts().slice(before), 'exactly the message sent on demand, nothing by itself').to.deep.equal(['echo after the stop']);
     });
 
     // Last: it restarts the backend.
@@ -169,11 +170,13 @@ describe('ACP chat: the agent\'s settings and usage above the chat input, and me
         await bed.chat.finished(first);
         await setting('effort').locator('select').selectOption('low');
         await until(() => setCalls().some(params => params.configId === 'effort' && params.value === 'low'), 'effort low', 20000);
+        // Then the agent changes it itself: the chat keeps the agent's value, not the user's older one.
+        await bed.chat.finished(await bed.chat.send('configure effort high'));
         const [, chatId] = [...bed.backend.log.matchAll(/Chat (\S+): Fake session (\S+) started/g)].at(-1)!;
         // Theia keeps the chat, its settings too, a little later (debounced): the choice must be in the stored chat.
         const storedWithChoice = (dir: string): boolean => fs.readdirSync(dir, { withFileTypes: true }).some(entry => {
             const entryPath = path.join(dir, entry.name);
-            return entry.isDirectory() ? storedWithChoice(entryPath) : entryPath.includes(chatId) && /"acpConfigChoices"[\s\S]*"effort"\s*:\s*"low"/.test(fs.readFileSync(entryPath, 'utf8'));
+            return entry.isDirectory() ? storedWithChoice(entryPath) : entryPath.includes(chatId) && /"acpConfigChoices"[\s\S]*"effort"\s*:\s*"high"/.test(fs.readFileSync(entryPath, 'utf8'));
         });
         await until(() => storedWithChoice(bed.sandbox.root), 'the chat to be stored with its settings', 20000);
         // and listed in the index of stored chats, which Theia writes on its own
@@ -199,9 +202,9 @@ describe('ACP chat: the agent\'s settings and usage above the chat input, and me
         await bed.chat.finished(next);
         // The new agent process started with its defaults: the chat's choice went to it before the message.
         const calls = agentCalls().slice(callsBefore);
-        const restored = calls.findIndex(call => call.method === 'session/set_config_option' && call.params.configId === 'effort' && call.params.value === 'low');
+        const restored = calls.findIndex(call => call.method === 'session/set_config_option' && call.params.configId === 'effort' && call.params.value === 'high');
         expect(restored, JSON.stringify(calls.map(call => call.method))).to.be.greaterThan(-1);
         expect(restored).to.be.lessThan(calls.findIndex(call => call.method === 'session/prompt'));
-        expect(await selected('effort')).to.equal('low');
+        expect(await selected('effort')).to.equal('high');
     });
 });

@@ -26,6 +26,8 @@ export type FormField = FieldBase & (
 export type FormValue = string | number | boolean | string[];
 
 const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/** The longest text an agent's pattern is tried on. */
+const MAX_PATTERN_TEXT = 1000;
 const optional = <T extends z.ZodTypeAny>(schema: T) => schema.nullish().transform(value => value ?? undefined);
 const text = z.string().max(2000);
 const count = z.number().int().nonnegative();
@@ -136,6 +138,10 @@ function problemOf(field: FormField, value: FormValue): string | undefined {
             }
             if (field.maxLength !== undefined && value.length > field.maxLength) {
                 return `At most ${field.maxLength} characters`;
+            }
+            if (field.pattern !== undefined && value.length > MAX_PATTERN_TEXT) {
+                // The agent's pattern runs here: a long text could make a crafted one take very long.
+                return `At most ${MAX_PATTERN_TEXT} characters`;
             }
             return field.pattern !== undefined && !matches(field.pattern, value) ? `Must match ${field.pattern}` : formatProblem(field.format, value);
         case 'number':

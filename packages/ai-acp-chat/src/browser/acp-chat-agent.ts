@@ -7,6 +7,7 @@ import { AcpAgentDefinition } from '@theia-cli-companion/acp-client/lib/common';
 import type { DiffReviewService } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import { AcpChatBackend, AcpPromptResult, AcpSessionInfo, AcpStartResult } from '../common/acp-chat-protocol';
 import { describeStartFailure } from './describe-start-failure';
+import { describeAttachments } from './describe-attachments';
 import type { SharedMcpServer } from '../common/theia-mcp-servers';
 import { AcpAgentSignIn } from './acp-agent-sign-in';
 import { AcpChatClientImpl } from './acp-chat-client-impl';
@@ -14,12 +15,14 @@ import { AcpChatTurn } from './acp-chat-turn';
 import { AgentMarkdownContent } from './agent-markdown/agent-markdown-content';
 import type { AcpTurnChanges } from './checkpoints/acp-turn-changes';
 import { AcpPromptAttachments } from './prompt/acp-prompt-attachments';
-import { AttachmentOutcome, promptBlocks } from './prompt/acp-prompt-blocks';
+import { promptBlocks } from './prompt/acp-prompt-blocks';
 
 /** The ACP session id stored with a chat by earlier versions (one agent per chat), read for chats kept then. */
 export const ACP_SESSION_SETTING = 'acpSessionId';
 /** The ACP session id of each agent of a chat (by agent name), stored with the chat so reopening it can load them. */
 export const ACP_SESSION_IDS_SETTING = 'acpSessionIds';
+/** The sessions a chat took from the agent's own list (by agent name): the agent's, so deleting the chat only closes them. */
+export const ACP_ADOPTED_SESSIONS_SETTING = 'acpAdoptedSessions';
 
 export interface AcpChatAgentServices {
     readonly backend: AcpChatBackend;
@@ -59,6 +62,8 @@ export class AcpChatAgent implements ChatAgent {
     readonly agentSpecificVariables = [];
     readonly functions: string[] = [];
     protected readonly sessions = new Map<string, AcpSessionInfo>();
+    /** Chats whose session this agent's list gave them (see ACP_ADOPTED_SESSIONS_SETTING). */
+    protected readonly adopted = new Set<string>();
     /** By chat: what the agent must hear before the user's next message (see AcpChatTurn.notesForAgent). */
     protected readonly notesForAgent = new Map<string, string[]>();
     protected readonly omittedOutputs = new Map<string, Map<string, string>>();
@@ -140,7 +145,7 @@ export class AcpChatAgent implements ChatAgent {
         const attachments = await this.services.attachments.of(request);
         const { blocks, outcomes } = promptBlocks(messageText(request), attachments, session.promptCapabilities, this.name);
         if (outcomes.length) {
-            request.response.response.addContent(new AgentMarkdownContent(`*${this.describeAttachments(outcomes)}*\n\n`, turn.roots));
+            request.response.response.addContent(new AgentMarkdownContent(`*${describeAttachments(this.name, outcomes)}*\n\n`, turn.roots));
         }
         return this.services.backend.prompt(chatId, [
             ...notes.map(text => ({ type: 'text' as const, text })),
@@ -231,16 +236,13 @@ export class AcpChatAgent implements ChatAgent {
             return undefined;
         }
         this.sessions.set(chatId, result.session);
+        this.noteAdopted(request, result.session);
         if (!result.session.resumed) {
             // A new session starts in the agent's own mode: the selector's choice applies to it afresh.
             this.selectedModes.delete(chatId);
         }
         this.noteAgentChange(request, result.session, workspace.roots);
-        const leftOut = result.session.mcpServers?.leftOut ?? [];
-        if (leftOut.length) {
-            request.response.response.addContent(new AgentMarkdownContent(`*${nls.localize('theia-cli-companion/acp-chat/mcpLeftOut',
-                'Not given to {0}: {1}.', this.name, leftOut.map(({ name, reason }) => `MCP server ${name} (${reason})`).join('; '))}*\n\n`, workspace.roots));
-        }
+        this.noteLeftOut(request, result.session, workspace.roots);
         if (result.session.loadFailure) {
             request.response.response.addContent(new AgentMarkdownContent(`*${nls.localize('theia-cli-companion/acp-chat/loadFailed',
                 '{0} could not reopen this chat\'s earlier session ({1}); this message starts a new one.', this.name, result.session.loadFailure)}*\n\n`, workspace.roots));
@@ -272,6 +274,23 @@ export class AcpChatAgent implements ChatAgent {
         return typeof legacy === 'string' && agents.size === 1 && agents.has(this.id) ? legacy : undefined;
     }
 
+    /** Says in the chat which of the user's MCP servers the agent could not take, and why. */
+    protected noteLeftOut(request: MutableChatRequestModel, session: AcpSessionInfo, roots: readonly string[]): void {
+        const leftOut = session.mcpServers?.leftOut ?? [];
+        if (leftOut.length) {
+            request.response.response.addContent(new AgentMarkdownContent(`*${nls.localize('theia-cli-companion/acp-chat/mcpLeftOut',
+                'Not given to {0}: {1}.', this.name, leftOut.map(({ name, reason }) => `MCP server ${name} (${reason})`).join('; '))}*\n\n`, roots));
+        }
+    }
+
+    /** Remembers whether the chat's session came from the agent's own list: deleting the chat then only closes it. */
+    protected noteAdopted(request: MutableChatRequestModel, session: AcpSessionInfo): void {
+        const adopted = request.session.settings?.[ACP_ADOPTED_SESSIONS_SETTING];
+        if (isRecord(adopted) && Object.prototype.hasOwnProperty.call(adopted, this.name) && adopted[this.name] === session.sessionId) {
+            this.adopted.add(request.session.id);
+        }
+    }
+
     /** Says in the chat that it changed agent: to a new session of this one, or back to its earlier one. */
     protected noteAgentChange(request: MutableChatRequestModel, session: AcpSessionInfo, roots: readonly string[]): void {
         const note = session.resumed
@@ -283,20 +302,6 @@ export class AcpChatAgent implements ChatAgent {
         if (note) {
             request.response.response.addContent(new AgentMarkdownContent(`*${note}*\n\n`, roots));
         }
-    }
-
-    /** One line saying how each attachment reached the agent, and which did not, and why. */
-    protected describeAttachments(outcomes: readonly AttachmentOutcome[]): string {
-        const how = (outcome: AttachmentOutcome) => {
-            switch (outcome.sentAs) {
-                case 'embedded': return nls.localize('theia-cli-companion/acp-chat/sentEmbedded', '{0} (content)', outcome.label);
-                case 'link': return nls.localize('theia-cli-companion/acp-chat/sentLink', '{0} (link: the agent reads it)', outcome.label);
-                case 'image': return nls.localize('theia-cli-companion/acp-chat/sentImage', '{0} (image)', outcome.label);
-                case 'text': return nls.localize('theia-cli-companion/acp-chat/sentText', '{0} (text)', outcome.label);
-                default: return nls.localize('theia-cli-companion/acp-chat/notSent', '{0} not sent: {1}', outcome.label, outcome.reason ?? '');
-            }
-        };
-        return nls.localize('theia-cli-companion/acp-chat/attached', 'Attached for {0}: {1}', this.name, outcomes.map(how).join(' · '));
     }
 
     /**
@@ -366,7 +371,8 @@ export class AcpChatAgent implements ChatAgent {
         }
         this.selectedModes.delete(chatId);
         this.omittedOutputs.delete(chatId);
-        return this.sessions.delete(chatId) ? this.services.backend.closeSession(chatId).catch(() => undefined) : Promise.resolve(undefined);
+        const mayDelete = !this.adopted.delete(chatId);
+        return this.sessions.delete(chatId) ? this.services.backend.closeSession(chatId, mayDelete).catch(() => undefined) : Promise.resolve(undefined);
     }
 
     protected rememberMode(chatId: string, modeId: string): void {

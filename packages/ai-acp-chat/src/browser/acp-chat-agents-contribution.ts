@@ -93,7 +93,7 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
                 this.registered.forEach(agent => agent.forget(event.sessionId).then(end => {
                     if (end === 'kept') {
                         this.messages.info(nls.localize('theia-cli-companion/acp-chat/sessionKept',
-                            'The chat is deleted; {0} offers no way to delete or close its session, which stays in its history.', agent.name));
+                            'The chat is deleted; its session stays in the history of {0} (which cannot delete or close it, or did not answer).', agent.name));
                     }
                 }));
                 this.sessionStates.forget(event.sessionId);
@@ -101,7 +101,7 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
             }
         })));
         // The agent's commands, whenever it announces them (codex-acp does before its session answers): each list replaces the last.
-        this.sessionStates.onDidChange(chatId => {
+        this.sessionStates.onDidChangeCommands(chatId => {
             const { agentName, commands } = this.sessionStates.of(chatId);
             const agent = this.registered.find(candidate => candidate.name === agentName);
             if (agent) {

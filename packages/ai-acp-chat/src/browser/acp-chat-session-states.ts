@@ -27,6 +27,12 @@ export class AcpChatSessionStates {
     protected readonly onDidChangeEmitter = new Emitter<string>();
     /** Fires with the chat id whose state changed. */
     readonly onDidChange: Event<string> = this.onDidChangeEmitter.event;
+    protected readonly onAgentChangedOptionsEmitter = new Emitter<string>();
+    /** Fires with the chat id whose agent changed its settings itself (config_option_update). */
+    readonly onAgentChangedOptions: Event<string> = this.onAgentChangedOptionsEmitter.event;
+    protected readonly onDidChangeCommandsEmitter = new Emitter<string>();
+    /** Fires with the chat id whose agent sent its commands (available_commands_update), or whose session started with them. */
+    readonly onDidChangeCommands: Event<string> = this.onDidChangeCommandsEmitter.event;
 
     of(chatSessionId: string): AcpChatSessionState {
         return this.states.get(chatSessionId) ?? EMPTY;
@@ -42,6 +48,10 @@ export class AcpChatSessionStates {
             agentName, configOptions: info.configOptions ?? [], commands: own ? earlier.commands : [],
             ...(own && earlier.usage ? { usage: earlier.usage } : {}), ...(modeId ? { currentModeId: modeId } : {})
         });
+        if (own && earlier.commands.length) {
+            // Announced while the session started (before it was known whose): offered now.
+            this.onDidChangeCommandsEmitter.fire(info.chatSessionId);
+        }
     }
 
     /** The agent answered a change of its settings with the whole new list. */
@@ -54,7 +64,8 @@ export class AcpChatSessionStates {
         const state = this.of(chatSessionId);
         switch (update.sessionUpdate) {
             case 'config_option_update':
-                return this.set(chatSessionId, { ...state, configOptions: update.configOptions });
+                this.set(chatSessionId, { ...state, configOptions: update.configOptions });
+                return this.onAgentChangedOptionsEmitter.fire(chatSessionId);
             case 'current_mode_update':
                 return this.set(chatSessionId, { ...state, currentModeId: update.currentModeId });
             case 'session_info_update':
@@ -62,7 +73,8 @@ export class AcpChatSessionStates {
             case 'usage_update':
                 return this.set(chatSessionId, { ...state, usage: usageOf(update) ?? state.usage });
             case 'available_commands_update':
-                return this.set(chatSessionId, { ...state, commands: update.availableCommands });
+                this.set(chatSessionId, { ...state, commands: update.availableCommands });
+                return this.onDidChangeCommandsEmitter.fire(chatSessionId);
         }
     }
 

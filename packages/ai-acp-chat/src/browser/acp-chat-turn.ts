@@ -276,11 +276,18 @@ export class AcpChatTurn implements AcpTurnSink {
         const content = new AcpQuestionContent(question, this.request, this.agentName);
         this.questions.set(question.id, content);
         this.add(content);
-        return content.answer.finally(() => this.questions.delete(question.id));
+        // A URL question stays known after the user opened it: the agent then says it is done (elicitation/complete).
+        return content.answer.finally(() => content.state === 'answered' && question.url ? undefined : this.questions.delete(question.id));
     }
 
     closeQuestion(questionId: string, why: 'withdrawn' | 'completed'): void {
-        this.questions.get(questionId)?.close(why);
+        const question = this.questions.get(questionId);
+        if (why === 'completed' && question?.state === 'answered') {
+            question.complete();
+        } else {
+            question?.close(why);
+        }
+        this.questions.delete(questionId);
     }
 
     onQuestionRefused(reason: string): void {

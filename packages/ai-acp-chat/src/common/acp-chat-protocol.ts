@@ -113,10 +113,11 @@ export interface AcpChatBackend extends RpcServer<AcpChatClient> {
     /** Sets one of the agent's config options (a value id, or a boolean for a boolean option); answers the agent's new list. */
     setConfigOption(chatSessionId: string, configId: string, value: string | boolean): Promise<readonly acp.SessionConfigOption[]>;
     /**
-     * The chat was deleted: its session ends in the agent (deleted from the agent's history where it can, else closed,
-     * else kept: said in the answer) and the agent stops. Undefined when no agent ran for the chat.
+     * The chat was deleted: its session ends in the agent (its turn cancelled; deleted from the agent's history where it
+     * can and `mayDelete`, else closed, else kept: said in the answer) and the agent stops. `mayDelete` is false for a
+     * session the chat took from the agent's list (it is the agent's, not the chat's). Undefined when no agent ran for the chat.
      */
-    closeSession(chatSessionId: string): Promise<'deleted' | 'closed' | 'kept' | undefined>;
+    closeSession(chatSessionId: string, mayDelete?: boolean): Promise<'deleted' | 'closed' | 'kept' | undefined>;
     /**
      * One page of the agent's own sessions in `cwd` (one of `roots`, the workspace folders), newest first as the agent
      * lists them. Starts the agent for it (the window checks workspace trust first) and stops it again.

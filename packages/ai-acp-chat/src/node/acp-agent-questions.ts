@@ -50,10 +50,16 @@ export class AcpAgentQuestions {
         if (params.mode === 'url') {
             this.urlQuestions.set(String(params.elicitationId), question.id);
         }
+        let answer: acp.CreateElicitationResponse | undefined;
         try {
-            return this.checked(question, await client.askQuestion(this.chatSessionId, question));
+            answer = this.checked(question, await client.askQuestion(this.chatSessionId, question));
+            return answer;
         } finally {
             signal.removeEventListener('abort', withdraw);
+            if (params.mode === 'url' && answer?.action !== 'accept') {
+                // Only an opened page is completed later.
+                this.urlQuestions.delete(String(params.elicitationId));
+            }
         }
     }
 

@@ -24,20 +24,36 @@ export async function reopenSession(agent: AcpAgent, params: acp.LoadSessionRequ
     return undefined;
 }
 
-/** Ends a deleted chat's session in the agent: deleted from its history where it can, else closed, else kept (and said so). */
-export async function endSession(agent: AcpAgent, sessionId: string): Promise<SessionEnd> {
+/** How long a deleted chat's agent may take to end its session, and to list its sessions, before it is stopped anyway. */
+export const SESSION_END_TIMEOUT_MS = 5000;
+export const SESSION_LIST_TIMEOUT_MS = 30000;
+
+/**
+ * Ends a deleted chat's session in the agent, its running turn cancelled first: deleted from the agent's history where
+ * it can and `mayDelete` (the chat started the session: one it took from the agent's list is only closed), else
+ * closed, else kept (and said so). An agent that does not answer in time keeps it: the caller stops the agent anyway.
+ */
+export async function endSession(agent: AcpAgent, session: AcpSession, mayDelete: boolean): Promise<SessionEnd> {
     if (agent.connection.hasExited) {
         return 'kept';
     }
-    if (agent.sessionCapabilities.delete) {
-        await agent.deleteSession(sessionId);
-        return 'deleted';
-    }
-    if (agent.sessionCapabilities.close) {
-        await agent.closeSession(sessionId);
-        return 'closed';
-    }
-    return 'kept';
+    await session.cancel().catch(() => undefined);
+    const ending = (async (): Promise<SessionEnd> => {
+        if (mayDelete && agent.sessionCapabilities.delete) {
+            await agent.deleteSession(session.sessionId);
+            return 'deleted';
+        }
+        if (agent.sessionCapabilities.close) {
+            await agent.closeSession(session.sessionId);
+            return 'closed';
+        }
+        return 'kept';
+    })();
+    return Promise.race([ending, delay(SESSION_END_TIMEOUT_MS).then((): SessionEnd => 'kept')]);
+}
+
+function delay(ms: number): Promise<void> {
+    return new Promise(resolve => setTimeout(resolve, ms).unref());
 }
 
 const MAX_TITLE = 300;
@@ -78,8 +94,10 @@ export async function listAgentSessions(launcher: AcpAgentLauncher, clientInfo: 
         }
     });
     try {
-        await agent.initialize(clientInfo);
-        return await listSessionPage(agent, request.cwd, request.cursor);
+        const listing = agent.initialize(clientInfo).then(() => listSessionPage(agent, request.cwd, request.cursor));
+        return await Promise.race([listing, delay(SESSION_LIST_TIMEOUT_MS).then(() => {
+            throw new Error(`${request.agent.name} did not list its sessions within ${SESSION_LIST_TIMEOUT_MS / 1000} s`);
+        })]);
     } finally {
         await agent.dispose();
     }

@@ -362,10 +362,10 @@ export class AcpChatBackendImpl implements AcpChatBackend {
         return session.configOptions;
     }
 
-    async closeSession(chatSessionId: string): Promise<'deleted' | 'closed' | 'kept' | undefined> {
+    async closeSession(chatSessionId: string, mayDelete = true): Promise<'deleted' | 'closed' | 'kept' | undefined> {
         const current = this.chats.get(chatSessionId);
         const chats = [current, ...this.earlierAgents.get(chatSessionId)?.values() ?? []];
-        const ended = current?.session && await endSession(current.agent, current.session.sessionId)
+        const ended = current?.session && await endSession(current.agent, current.session, mayDelete)
             .catch(error => (this.logger.warn(`Chat ${chatSessionId}: ${current.agentName} could not end its session: ${messageOf(error)}`), 'kept' as const));
         await this.checkpoints.endRunning(chatSessionId);
         this.chats.delete(chatSessionId);

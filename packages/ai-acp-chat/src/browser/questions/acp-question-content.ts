@@ -3,12 +3,13 @@ import type { InteractiveContent } from '@theia/ai-chat/lib/common/chat-model';
 import type { SerializableChatResponseContentData } from '@theia/ai-chat/lib/common/chat-model-serialization';
 import { Deferred } from '@theia/core/lib/common/promise-util';
 import { Emitter, Event } from '@theia/core/lib/common/event';
+import type { Disposable } from '@theia/core/lib/common/disposable';
 import { nls } from '@theia/core/lib/common/nls';
 import { checkAnswer, FormValue } from '@theia-cli-companion/acp-client/lib/common';
 import type { AcpQuestion, AcpQuestionAnswer } from '../../common/acp-chat-protocol';
 import { markdownText } from '../agent-markdown/markdown-text';
 
-export type QuestionState = 'asking' | 'answered' | 'declined' | 'cancelled' | 'withdrawn' | 'completed';
+export type QuestionState = 'asking' | 'answered' | 'declined' | 'cancelled' | 'stopped' | 'withdrawn' | 'completed';
 
 /**
  * An agent's question in the chat: its form (or the URL it asks the user to open) until the user answers,
@@ -24,8 +25,12 @@ export class AcpQuestionContent implements ChatResponseContent, InteractiveConte
     /** What was wrong with the last answer tried, by field key. */
     errors: Record<string, string> = {};
 
+    protected readonly onStop: Disposable;
+
     constructor(readonly question: AcpQuestion, protected readonly request: MutableChatRequestModel, readonly agentName: string) {
         request.response.waitForInput();
+        // Stop ends the turn: nobody answers its question any more, and the agent is told so at once.
+        this.onStop = request.response.cancellationToken.onCancellationRequested(() => this.close('stopped'));
     }
 
     get interactionId(): string {
@@ -69,9 +74,18 @@ export class AcpQuestionContent implements ChatResponseContent, InteractiveConte
         this.settle('cancelled', { action: 'cancel' });
     }
 
-    /** The agent withdrew the question, said it is done (a URL question), or the turn ended. */
-    close(why: 'withdrawn' | 'completed'): void {
+    /** The agent withdrew the question, said it is done (a URL question), or the user stopped the turn. */
+    close(why: 'withdrawn' | 'completed' | 'stopped'): void {
         this.settle(why, { action: 'cancel' });
+    }
+
+    /** A URL question the user opened: the agent's elicitation/complete says it is done. */
+    complete(): void {
+        if (this.state === 'answered' && this.question.url) {
+            this.state = 'completed';
+            this.onDidChangeEmitter.fire();
+            this.request.response.response.responseContentChanged();
+        }
     }
 
     asString(): string {
@@ -89,6 +103,7 @@ export class AcpQuestionContent implements ChatResponseContent, InteractiveConte
             case 'answered': return nls.localize('theia-cli-companion/acp-chat/questionAnswered', 'answered');
             case 'declined': return nls.localize('theia-cli-companion/acp-chat/questionDeclined', 'declined');
             case 'cancelled': return nls.localize('theia-cli-companion/acp-chat/questionCancelled', 'dismissed');
+            case 'stopped': return nls.localize('theia-cli-companion/acp-chat/questionStopped', 'not answered: the turn was stopped');
             case 'withdrawn': return nls.localize('theia-cli-companion/acp-chat/questionWithdrawn', 'withdrawn by {0}', this.agentName);
             case 'completed': return nls.localize('theia-cli-companion/acp-chat/questionCompleted', 'done');
         }
@@ -100,6 +115,7 @@ export class AcpQuestionContent implements ChatResponseContent, InteractiveConte
         }
         this.state = state;
         this.errors = {};
+        this.onStop.dispose();
         this.request.response.stopWaitingForInput();
         this.settled.resolve(answer);
         this.onDidChangeEmitter.fire();

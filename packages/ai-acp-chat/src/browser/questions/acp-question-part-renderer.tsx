@@ -52,7 +52,7 @@ function QuestionForm({ content, openUrl }: { content: AcpQuestionContent; openU
             {nls.localize('theia-cli-companion/acp-chat/questionUrl', '{0} asks you to open a page on {1}:', content.agentName, question.url.host)}
             <code className='acp-question-href'>{question.url.href}</code>
         </div>}
-        {(question.fields ?? []).map(field => <Field key={field.key} field={field} value={values[field.key]} error={content.errors[field.key]} disabled={!asking}
+        {(question.fields ?? []).map(field => <Field key={field.key} field={field} value={values[field.key]} error={errorOf(content, field.key)} disabled={!asking}
             onChange={value => set(field.key, value)} />)}
         {asking ? <div className='acp-question-actions'>
             {question.url
@@ -69,6 +69,11 @@ function QuestionForm({ content, openUrl }: { content: AcpQuestionContent; openU
             </button>
         </div> : <div className='acp-question-outcome'>{content.describeState()}</div>}
     </form>;
+}
+
+/** The reason an answer's field was refused; field names are the agent's, so only the errors' own keys count. */
+function errorOf(content: AcpQuestionContent, key: string): string | undefined {
+    return Object.prototype.hasOwnProperty.call(content.errors, key) ? content.errors[key] : undefined;
 }
 
 interface FieldProps {

@@ -14,7 +14,7 @@ export interface QueuedMessage {
 /**
  * Messages sent while an ACP agent's turn runs wait here instead of cancelling it (Theia's chat cancels a running
  * request when the next one is sent). When the turn ends the first goes out, then the next when that one ends. A
- * turn the user stopped sends nothing: the queue waits for "Send now", an edit or a removal.
+ * turn the user stopped pauses the queue: each message then waits for its "Send now", an edit or a removal.
  */
 @injectable()
 export class AcpMessageQueue {
@@ -23,6 +23,10 @@ export class AcpMessageQueue {
 
     protected readonly queues = new Map<string, QueuedMessage[]>();
     protected readonly watching = new Map<string, Disposable>();
+    /** Chats whose queue waits for the user (a turn was stopped). */
+    protected readonly paused = new Set<string>();
+    /** Chats with a queued message on its way (Theia adds the request only after resolving its variables). */
+    protected readonly flushing = new Set<string>();
     protected nextId = 1;
     protected readonly onDidChangeEmitter = new Emitter<string>();
     /** Fires with the chat id whose queue changed. */
@@ -36,6 +40,16 @@ export class AcpMessageQueue {
     running(chat: ChatModel): ChatRequestModel | undefined {
         const last = chat.getRequests().at(-1);
         return last && ChatRequestModel.isInProgress(last) ? last : undefined;
+    }
+
+    /** A message is on its way or a turn runs: what the user sends now must wait. */
+    isBusy(chat: ChatModel): boolean {
+        return this.flushing.has(chat.id) || !!this.running(chat);
+    }
+
+    /** The queue waits for the user: its messages go one by one with "Send now". */
+    isPaused(chatId: string): boolean {
+        return this.paused.has(chatId) && this.of(chatId).length > 0;
     }
 
     add(chat: ChatModel, request: ChatRequest): void {
@@ -54,9 +68,9 @@ export class AcpMessageQueue {
         return message;
     }
 
-    /** Sends the message now, when no turn runs (after a stopped turn, for instance). */
+    /** Sends the message now, when no turn runs and nothing is on its way (after a stopped turn). */
     async sendNow(chat: ChatModel, id: number): Promise<void> {
-        if (this.running(chat)) {
+        if (this.isBusy(chat)) {
             return;
         }
         const message = this.remove(chat.id, id);
@@ -69,6 +83,7 @@ export class AcpMessageQueue {
     forget(chatId: string): void {
         this.watching.get(chatId)?.dispose();
         this.watching.delete(chatId);
+        this.paused.delete(chatId);
         if (this.queues.delete(chatId)) {
             this.onDidChangeEmitter.fire(chatId);
         }
@@ -87,7 +102,10 @@ export class AcpMessageQueue {
             subscription.dispose();
             this.watching.delete(chat.id);
             const [next] = this.of(chat.id);
-            if (next && !running.response.isCanceled) {
+            if (running.response.isCanceled && next) {
+                this.paused.add(chat.id);
+                this.onDidChangeEmitter.fire(chat.id);
+            } else if (next && !this.paused.has(chat.id)) {
                 this.remove(chat.id, next.id);
                 void this.send(chat, next);
             }
@@ -96,12 +114,20 @@ export class AcpMessageQueue {
     }
 
     protected async send(chat: ChatModel, message: QueuedMessage): Promise<void> {
-        const invocation = await this.chats.sendRequest(chat.id, message.request);
+        this.flushing.add(chat.id);
+        this.onDidChangeEmitter.fire(chat.id);
+        let invocation: Awaited<ReturnType<ChatService['sendRequest']>>;
+        try {
+            invocation = await this.chats.sendRequest(chat.id, message.request);
+        } finally {
+            this.flushing.delete(chat.id);
+            this.onDidChangeEmitter.fire(chat.id);
+        }
         if (!invocation) {
             this.messages.error(nls.localize('theia-cli-companion/acp-chat/queuedNotSent', 'The queued message "{0}" could not be sent.', message.request.text));
             return;
         }
-        if (this.of(chat.id).length) {
+        if (this.of(chat.id).length && !this.paused.has(chat.id)) {
             this.watch(chat);
         }
     }
@@ -111,6 +137,7 @@ export class AcpMessageQueue {
             this.queues.set(chatId, queue);
         } else {
             this.queues.delete(chatId);
+            this.paused.delete(chatId);
         }
         this.onDidChangeEmitter.fire(chatId);
     }

@@ -61,7 +61,8 @@ export class AcpChatInputWidget extends AIChatInputWidget {
         super.onQuery = async (prompt, mode, ...rest) => {
             const chat = this._chatModel;
             const running = chat && this.acpQueue.running(chat);
-            if (chat && running && this.acpAgents.isAcpAgent(running.agentId)) {
+            // Also while a queued message is on its way (no request yet): it goes first, this one after it.
+            if (chat && this.acpQueue.isBusy(chat) && (!running || this.acpAgents.isAcpAgent(running.agentId))) {
                 this.acpQueue.add(chat, { text: prompt, modeId: mode, variables: this.getAllVariablesForRequest() });
                 this.clearPendingImageAttachments();
                 return;
@@ -83,7 +84,7 @@ export class AcpChatInputWidget extends AIChatInputWidget {
         if (!chat) {
             return undefined;
         }
-        return <AcpQueuedMessages messages={this.acpQueue.of(chat.id)} idle={!this.acpQueue.running(chat)}
+        return <AcpQueuedMessages messages={this.acpQueue.of(chat.id)} paused={this.acpQueue.isPaused(chat.id)} busy={this.acpQueue.isBusy(chat)}
             onRemove={id => this.acpQueue.remove(chat.id, id)}
             onSendNow={id => this.acpQueue.sendNow(chat, id)}
             onEdit={id => {

@@ -1,5 +1,6 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { inject, injectable } from '@theia/core/shared/inversify';
+import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
+import { ChatService } from '@theia/ai-chat';
 import { nls } from '@theia/core/lib/common/nls';
 import { AcpChatBackend, AcpSessionInfo } from '../../common/acp-chat-protocol';
 import { AcpChatSessionStates } from '../acp-chat-session-states';
@@ -22,6 +23,32 @@ export interface ChatSettingsHolder {
 export class AcpChatSettings {
     @inject(AcpChatBackend) protected readonly backend: AcpChatBackend;
     @inject(AcpChatSessionStates) protected readonly states: AcpChatSessionStates;
+    @inject(ChatService) protected readonly chats: ChatService;
+    /** Chats whose choices are being set again on a new session: the agent's answers meanwhile are not new choices. */
+    protected readonly restoring = new Set<string>();
+
+    @postConstruct()
+    protected init(): void {
+        this.states.onAgentChangedOptions(chatId => this.followAgent(chatId));
+    }
+
+    /**
+     * The agent changed a setting itself (it left plan mode): a choice the chat keeps for it follows, so that the next
+     * session does not put the old one back.
+     */
+    protected followAgent(chatId: string): void {
+        const chat = this.chats.getSession(chatId)?.model as (ChatSettingsHolder & { id: string }) | undefined;
+        const { agentName, configOptions } = this.states.of(chatId);
+        if (!chat || !agentName || this.restoring.has(chatId)) {
+            return;
+        }
+        const choices = choicesOf(chat);
+        const own = Object.entries(ownRecord(choices, agentName));
+        const followed = own.map(([configId, value]) => [configId, configOptions.find(option => option.id === configId)?.currentValue ?? value] as const);
+        if (followed.some(([, value], index) => value !== own[index][1])) {
+            chat.setSettings({ ...chat.settings, [ACP_CONFIG_CHOICES_SETTING]: { ...choices, [agentName]: Object.fromEntries(followed) } });
+        }
+    }
 
     async set(chat: ChatSettingsHolder & { readonly id: string }, agentName: string, configId: string, value: string | boolean): Promise<void> {
         const options = await this.backend.setConfigOption(chat.id, configId, value);
@@ -38,6 +65,15 @@ export class AcpChatSettings {
      * still offers and has not already is set again. What could not be set is returned, to be said in the chat.
      */
     async restore(chat: ChatSettingsHolder, session: AcpSessionInfo, agentName: string): Promise<string[]> {
+        this.restoring.add(session.chatSessionId);
+        try {
+            return await this.setAgain(chat, session, agentName);
+        } finally {
+            this.restoring.delete(session.chatSessionId);
+        }
+    }
+
+    protected async setAgain(chat: ChatSettingsHolder, session: AcpSessionInfo, agentName: string): Promise<string[]> {
         this.states.adopt(session, agentName);
         const problems: string[] = [];
         for (const [configId, value] of Object.entries(ownRecord(choicesOf(chat), agentName))) {

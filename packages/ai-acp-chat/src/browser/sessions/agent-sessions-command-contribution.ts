@@ -8,7 +8,7 @@ import { AI_CHAT_OPEN_SESSION } from '@theia/ai-chat-ui/lib/browser/chat-view-co
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
 import { WorkspaceTrustGate } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import { AcpAgentSessionPage, AcpChatBackend } from '../../common/acp-chat-protocol';
-import { ACP_SESSION_IDS_SETTING, AcpChatAgent } from '../acp-chat-agent';
+import { ACP_ADOPTED_SESSIONS_SETTING, ACP_SESSION_IDS_SETTING, AcpChatAgent } from '../acp-chat-agent';
 import { AcpChatAgentsContribution } from '../acp-chat-agents-contribution';
 import { AcpChatCommands } from '../acp-chat-command-contribution';
 
@@ -92,11 +92,24 @@ export class AgentSessionsCommandContribution implements CommandContribution {
         }
     }
 
-    /** A new chat with the agent, its session id stored as a reopened chat's is: the first message continues it. */
+    /**
+     * A new chat with the agent, its session id stored as a reopened chat's is: the first message continues it. A session
+     * a chat of this window already holds is shown there instead (two chats driving one session would mix their turns).
+     */
     protected async open(agent: AcpChatAgent, listed: Listed): Promise<void> {
+        const holder = this.chats.getSessions().find(chat => {
+            const ids = chat.model.settings?.[ACP_SESSION_IDS_SETTING];
+            return !!ids && typeof ids === 'object' && Object.values(ids).includes(listed.sessionId);
+        });
+        if (holder) {
+            await this.commands.executeCommand(AI_CHAT_OPEN_SESSION.id, holder.id);
+            return;
+        }
         const session = this.chats.createSession(ChatAgentLocation.Panel, { focus: true }, agent);
         const model = session.model as MutableChatModel;
-        model.setSettings({ ...model.settings, [ACP_SESSION_IDS_SETTING]: { [agent.name]: listed.sessionId } });
+        model.setSettings({
+            ...model.settings, [ACP_SESSION_IDS_SETTING]: { [agent.name]: listed.sessionId }, [ACP_ADOPTED_SESSIONS_SETTING]: { [agent.name]: listed.sessionId }
+        });
         await this.chats.renameSession(session.id, listed.title ?? listed.sessionId);
         await this.commands.executeCommand(AI_CHAT_OPEN_SESSION.id, session.id);
     }

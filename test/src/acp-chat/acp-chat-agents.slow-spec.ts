@@ -248,7 +248,10 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
         await bed.window.saveDocScreenshot('acp-turn-restored', page.locator('#chat-view-widget'));
 
         // Apply writes the turn's content again.
-        // The actions show while the pointer is over the row.
+        // The actions show while the pointer is over the row; the restore's toasts show where the chat input is (bottom
+        // right, above the session bar): cleared first, as a user would close them.
+        await bed.window.runCommand('Clear All Notifications');
+        await until(async () => (await bed.window.notifications()).length === 0, 'no toast over the change set', 10000);
         await changeSet.locator('li', { hasText: 'alpha.txt' }).hover();
         await changeSet.locator('li', { hasText: 'alpha.txt' }).locator('.codicon-check').click();
         await until(() => disk('alpha.txt') === 'alpha\nafter', 'alpha.txt to hold the turn\'s content again', 20000);

@@ -86,21 +86,24 @@ describe('ACP chat: the agent\'s settings and usage above the chat input, and me
         await page.keyboard.press('Control+a');
         await page.keyboard.type('/');
         const rows = page.locator('#chat-view-widget .suggest-widget .monaco-list-row');
-        // The input learns which agent it addresses a moment after the text changes; a list asked for before that is empty:
-        // ask again (Ctrl+Space) until the agent's commands are there.
-        await until(async () => {
-            if (await rows.count() && await rows.first().isVisible()) {
-                return true;
-            }
-            await page.keyboard.press('Control+Space');
-            return false;
-        }, 'the agent\'s commands after "/"', 20000, 250)
-            .catch(async error => { throw new Error(`${error.message}; ${await bed.window.describeForFailure('acp-slash-commands')}`); });
-        const texts = await rows.evaluateAll(nodes => nodes.map(node => node.textContent ?? ''));
-        await page.keyboard.press('Escape');
-        await page.keyboard.press('Control+a');
-        await page.keyboard.press('Delete');
-        return texts;
+        try {
+            // The input learns which agent it addresses a moment after the text changes; a list asked for before that is empty:
+            // ask again (Ctrl+Space) until the agent's commands are there.
+            await until(async () => {
+                if (await rows.count() && await rows.first().isVisible()) {
+                    return true;
+                }
+                await page.keyboard.press('Control+Space');
+                return false;
+            }, 'the agent\'s commands after "/"', 20000, 250)
+                .catch(async error => { throw new Error(`${error.message}; ${await bed.window.describeForFailure('acp-slash-commands')}`); });
+            return await rows.evaluateAll(nodes => nodes.map(node => node.textContent ?? ''));
+        } finally {
+            // The input is left empty, whatever happened: the next test types into it.
+            await page.keyboard.press('Escape');
+            await page.keyboard.press('Control+a');
+            await page.keyboard.press('Delete');
+        }
     };
 
     it('"/" completes the agent\'s commands with their descriptions and input hints, and each list the agent sends replaces the last', async () => {

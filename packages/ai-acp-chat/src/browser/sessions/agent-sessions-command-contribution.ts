@@ -1,10 +1,9 @@
 import { inject, injectable } from '@theia/core/shared/inversify';
-import { CommandContribution, CommandRegistry, CommandService } from '@theia/core/lib/common/command';
+import { CommandContribution, CommandRegistry } from '@theia/core/lib/common/command';
 import { MessageService } from '@theia/core/lib/common/message-service';
 import { nls } from '@theia/core/lib/common/nls';
 import { QuickInputService, QuickPickItem } from '@theia/core/lib/common/quick-pick-service';
 import { ChatAgentLocation, ChatService, MutableChatModel } from '@theia/ai-chat';
-import { AI_CHAT_OPEN_SESSION } from '@theia/ai-chat-ui/lib/browser/chat-view-commands';
 import { WorkspaceService } from '@theia/workspace/lib/browser/workspace-service';
 import { WorkspaceTrustGate } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import { AcpAgentSessionPage, AcpChatBackend } from '../../common/acp-chat-protocol';
@@ -13,6 +12,9 @@ import { AcpChatAgentsContribution } from '../acp-chat-agents-contribution';
 import { AcpChatCommands } from '../acp-chat-command-contribution';
 
 type Listed = AcpAgentSessionPage['sessions'][number];
+
+/** Theia AI's command that shows a chat in the chat view (Theia 1.74 on; before it, activating the chat shows it). */
+const OPEN_CHAT_COMMAND = 'ai-chat-ui.open-session';
 type SessionItem = QuickPickItem & ({ readonly session: Listed } | { readonly more: string });
 
 /**
@@ -24,7 +26,7 @@ export class AgentSessionsCommandContribution implements CommandContribution {
     @inject(AcpChatAgentsContribution) protected readonly agents: AcpChatAgentsContribution;
     @inject(AcpChatBackend) protected readonly backend: AcpChatBackend;
     @inject(ChatService) protected readonly chats: ChatService;
-    @inject(CommandService) protected readonly commands: CommandService;
+    @inject(CommandRegistry) protected readonly commands: CommandRegistry;
     @inject(QuickInputService) protected readonly quickInput: QuickInputService;
     @inject(MessageService) protected readonly messages: MessageService;
     @inject(WorkspaceService) protected readonly workspace: WorkspaceService;
@@ -102,7 +104,7 @@ export class AgentSessionsCommandContribution implements CommandContribution {
             return !!ids && typeof ids === 'object' && Object.values(ids).includes(listed.sessionId);
         });
         if (holder) {
-            await this.commands.executeCommand(AI_CHAT_OPEN_SESSION.id, holder.id);
+            await this.show(holder.id);
             return;
         }
         const session = this.chats.createSession(ChatAgentLocation.Panel, { focus: true }, agent);
@@ -111,6 +113,13 @@ export class AgentSessionsCommandContribution implements CommandContribution {
             ...model.settings, [ACP_SESSION_IDS_SETTING]: { [agent.name]: listed.sessionId }, [ACP_ADOPTED_SESSIONS_SETTING]: { [agent.name]: listed.sessionId }
         });
         await this.chats.renameSession(session.id, listed.title ?? listed.sessionId);
-        await this.commands.executeCommand(AI_CHAT_OPEN_SESSION.id, session.id);
+        await this.show(session.id);
+    }
+
+    protected async show(chatId: string): Promise<void> {
+        this.chats.setActiveSession(chatId, { focus: true });
+        if (this.commands.getCommand(OPEN_CHAT_COMMAND)) {
+            await this.commands.executeCommand(OPEN_CHAT_COMMAND, chatId);
+        }
     }
 }

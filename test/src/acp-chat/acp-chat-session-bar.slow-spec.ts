@@ -38,6 +38,48 @@ describe('ACP chat: the agent\'s settings and usage above the chat input, and me
     const setting = (id: string) => bed.window.page.locator(`${BAR} [data-config-id="${id}"]`);
     const selected = (id: string) => setting(id).locator('select').inputValue();
 
+    /** The rows "/" offers in the chat input: name and detail (description — input hint). */
+    const slashCommands = async () => {
+        const { page } = bed.window;
+        await page.locator('#chat-view-widget .theia-ChatInput-Editor .native-edit-context, #chat-view-widget .theia-ChatInput-Editor textarea').first().focus();
+        await page.keyboard.press('Control+a');
+        await page.keyboard.type('/');
+        const rows = page.locator('#chat-view-widget .suggest-widget .monaco-list-row');
+        try {
+            // The input learns which agent it addresses a moment after the text changes; a list asked for before that is empty:
+            // ask again (Ctrl+Space) until the agent's commands are there.
+            await until(async () => {
+                if (await rows.count() && await rows.first().isVisible()) {
+                    return true;
+                }
+                await page.keyboard.press('Control+Space');
+                return false;
+            }, 'the agent\'s commands after "/"', 20000, 250)
+                .catch(async error => { throw new Error(`${error.message}; ${await bed.window.describeForFailure('acp-slash-commands')}`); });
+            return await rows.evaluateAll(nodes => nodes.map(node => node.textContent ?? ''));
+        } finally {
+            // The input is left empty, whatever happened: the next test types into it.
+            await page.keyboard.press('Escape');
+            await page.keyboard.press('Control+a');
+            await page.keyboard.press('Delete');
+        }
+    };
+
+    // First, in a fresh window: after several chats Theia's input sometimes offers no completion at all for "/" although
+    // the agent's commands were offered to Theia's prompt service (seen in 2 of 6 runs after acp-chat-agents; not explained yet).
+    it('"/" completes the agent\'s commands with their descriptions and input hints, and each list the agent sends replaces the last', async () => {
+        const response = await bed.chat.send('stream');
+        await bed.chat.finished(response);
+        const first = await slashCommands();
+        expect(first.find(row => row.includes('remember')), JSON.stringify(first)).to.contain('Remember a fact — the fact');
+        expect(first.some(row => row.includes('init'))).to.equal(true);
+        const replaced = await bed.chat.send('commands deploy');
+        await bed.chat.finished(replaced);
+        const second = await slashCommands();
+        expect(second.some(row => row.includes('deploy')), JSON.stringify(second)).to.equal(true);
+        expect(second.some(row => row.includes('init') || row.includes('remember')), JSON.stringify(second)).to.equal(false);
+    });
+
     it('shows the agent\'s settings by kind; a change reaches the agent, and the agent\'s own change shows at once', async () => {
         const first = await bed.chat.send('echo hello');
         await bed.chat.finished(first);
@@ -77,46 +119,6 @@ describe('ACP chat: the agent\'s settings and usage above the chat input, and me
         await bed.window.page.locator('#chat-view-widget .theia-ChatInput-ModeSelector').waitFor({ state: 'visible', timeout: 20000 });
         expect(await bed.window.page.locator(`${BAR} .acp-setting`).count()).to.equal(0);
         expect(agentCalls(`${agentLog}.legacy`).find(call => call.method === 'session/new')).to.not.equal(undefined);
-    });
-
-    /** The rows "/" offers in the chat input: name and detail (description — input hint). */
-    const slashCommands = async () => {
-        const { page } = bed.window;
-        await page.locator('#chat-view-widget .theia-ChatInput-Editor .native-edit-context, #chat-view-widget .theia-ChatInput-Editor textarea').first().focus();
-        await page.keyboard.press('Control+a');
-        await page.keyboard.type('/');
-        const rows = page.locator('#chat-view-widget .suggest-widget .monaco-list-row');
-        try {
-            // The input learns which agent it addresses a moment after the text changes; a list asked for before that is empty:
-            // ask again (Ctrl+Space) until the agent's commands are there.
-            await until(async () => {
-                if (await rows.count() && await rows.first().isVisible()) {
-                    return true;
-                }
-                await page.keyboard.press('Control+Space');
-                return false;
-            }, 'the agent\'s commands after "/"', 20000, 250)
-                .catch(async error => { throw new Error(`${error.message}; ${await bed.window.describeForFailure('acp-slash-commands')}`); });
-            return await rows.evaluateAll(nodes => nodes.map(node => node.textContent ?? ''));
-        } finally {
-            // The input is left empty, whatever happened: the next test types into it.
-            await page.keyboard.press('Escape');
-            await page.keyboard.press('Control+a');
-            await page.keyboard.press('Delete');
-        }
-    };
-
-    it('"/" completes the agent\'s commands with their descriptions and input hints, and each list the agent sends replaces the last', async () => {
-        const response = await bed.chat.send('stream');
-        await bed.chat.finished(response);
-        const first = await slashCommands();
-        expect(first.find(row => row.includes('remember')), JSON.stringify(first)).to.contain('Remember a fact — the fact');
-        expect(first.some(row => row.includes('init'))).to.equal(true);
-        const replaced = await bed.chat.send('commands deploy');
-        await bed.chat.finished(replaced);
-        const second = await slashCommands();
-        expect(second.some(row => row.includes('deploy')), JSON.stringify(second)).to.equal(true);
-        expect(second.some(row => row.includes('init') || row.includes('remember')), JSON.stringify(second)).to.equal(false);
     });
 
     const prompts = () => agentCalls().filter(call => call.method === 'session/prompt')

@@ -50,6 +50,9 @@ describe('Question forms (ACP elicitation schemas)', () => {
                 mail: 'An e-mail address expected', sizes: 'Not among the choices', legacy: 'Not one of the choices'
             }
         });
+        // The agent's pattern is tried on 1,000 characters at most.
+        const long = questionForm({ properties: { text: { type: 'string', pattern: '^a*$' } } });
+        expect(long.ok && checkAnswer(long.fields, { text: 'a'.repeat(1001) })).to.deep.equal({ ok: false, errors: { text: 'At most 1000 characters' } });
         expect(checkAnswer(form.fields, { colour: 'red', note: 'ABC', count: 0, sizes: [] })).to.deep.equal({
             ok: false, errors: { note: 'Must match ^[a-z]*$', count: 'At least 1', sizes: 'Choose at least 1' }
         });

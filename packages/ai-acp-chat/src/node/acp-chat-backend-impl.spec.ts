@@ -139,6 +139,9 @@ describe('AcpChatBackendImpl', function (): void {
         const reopened = await backend.startSession({ chatSessionId: 'chat-3', cwd: root, roots: [root], agent, loadSessionId: listed.sessions[0].sessionId });
         expect(reopened.ok && reopened.session).to.deep.include({ sessionId: listed.sessions[0].sessionId, loaded: true });
         expect(logged.some(line => line.includes(`session ${listed.sessions[0].sessionId} resumed`)), logged.join('\n')).to.equal(true);
+        // A session the chat took from the agent's list is the agent's: deleting the chat only closes it.
+        expect(await backend.closeSession('chat-3', false)).to.equal('closed');
+        expect((await backend.listAgentSessions({ agent, cwd: root, roots: [root] })).sessions.map(session => session.sessionId)).to.include(listed.sessions[0].sessionId);
         const noStore = { ...agent, env: { ...agent.env, FAKE_AGENT_NO_SESSION_STORE: '1' } };
         expect(await backend.listAgentSessions({ agent: noStore, cwd: root, roots: [root] })).to.deep.equal({ supported: false, sessions: [] });
         await backend.startSession({ chatSessionId: 'chat-4', cwd: root, roots: [root], agent: noStore });

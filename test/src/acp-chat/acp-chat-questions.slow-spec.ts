@@ -101,4 +101,29 @@ describe('ACP chat: the agent\'s questions as forms in the chat', function (): v
         // The agent said the sign-in is done (elicitation/complete).
         await until(async () => await form(response).getAttribute('data-question-state') === 'completed', 'the question completed', 10000);
     });
+
+    it('nests each subagent\'s work under the tool call that started it; a subagent\'s permission request is asked in the answer', async () => {
+        const response = await bed.chat.send('subagents');
+        const question = response.locator('.theia-QuestionPartRenderer-root').last();
+        await question.waitFor({ state: 'visible', timeout: 20000 });
+        expect(await question.innerText()).to.contain('echo counted');
+        const claudeStyle = response.locator('.acp-subagent[data-tool-call-id="task-1"]');
+        expect(await claudeStyle.locator('.acp-subagent-summary').innerText()).to.contain('(3 steps)');
+        const claudeWork = await claudeStyle.locator('.acp-subagent-parts').innerText();
+        expect(claudeWork).to.contain('Looking at the notes.').and.to.contain('Read notes.md').and.to.contain('echo counted');
+        await question.locator('button.theia-QuestionPartRenderer-option', { hasText: 'Allow' }).click();
+        await bed.chat.finished(response);
+
+        // Each subagent's work closes once its call is done; a click opens it again.
+        const qwenStyle = response.locator('.acp-subagent[data-tool-call-id="task-2"]');
+        expect(await qwenStyle.locator('details.acp-subagent-activity').getAttribute('open')).to.equal(null);
+        await qwenStyle.locator('.acp-subagent-summary').click();
+        expect(await qwenStyle.locator('.acp-subagent-parts').innerText()).to.contain('wc -w notes.md').and.to.contain('Counted 12 words.');
+        expect(await claudeStyle.innerText(), 'the call itself, drawn as any tool call').to.contain('Task: Survey the notes');
+        expect(await claudeStyle.locator('details.acp-subagent-activity').getAttribute('open')).to.equal(null);
+        // The answer's own text is the main agent's: the subagents' words are only under their calls.
+        const ownText = await response.locator('.acp-agent-markdown').evaluateAll(nodes => nodes.filter(node => !node.closest('.acp-subagent'))
+            .map(node => (node as HTMLElement).innerText).join(' '));
+        expect(ownText).to.contain('Both subagents are done (permission: yes).').and.not.to.contain('Looking at the notes.').and.not.to.contain('Counted 12 words.');
+    });
 });

@@ -3,6 +3,7 @@ export * from './acp-agent-definition';
 export * from './acp-logger';
 export * from './output-buffer';
 export * from './question-form';
+export * from './subagent-parent';
 export * from './tool-call-tracker';
 export * from './tool-output-bounds';
 // Agents from the ACP Registry: its index format, platforms, and what an install records.

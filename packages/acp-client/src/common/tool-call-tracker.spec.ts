@@ -40,4 +40,14 @@ describe('ToolCallTracker', () => {
         expect(tracker.get('a')?.status).to.equal('completed');
         expect(tracker.get('c')?.title).to.equal('C');
     });
+
+    it('remembers which subagent\'s tool call started a call, from the first message that says so; never the call itself', () => {
+        const tracker = new ToolCallTracker();
+        expect(tracker.apply({ toolCallId: 'task', title: 'Task' }).state.parentToolCallId).to.equal(undefined);
+        tracker.apply({ toolCallId: 'child', title: 'Read', _meta: { claudeCode: { parentToolUseId: 'task' } } });
+        const updated = tracker.apply({ toolCallId: 'child', status: 'completed', _meta: { claudeCode: { parentToolUseId: 'other' } } });
+        expect(updated.state.parentToolCallId).to.equal('task');
+        expect(tracker.apply({ toolCallId: 'qwen', _meta: { parentToolCallId: 'task' } }).state.parentToolCallId).to.equal('task');
+        expect(tracker.apply({ toolCallId: 'self', _meta: { parentToolCallId: 'self' } }).state).to.not.have.property('parentToolCallId');
+    });
 });

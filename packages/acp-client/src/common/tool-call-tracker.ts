@@ -1,3 +1,4 @@
+import { subagentParentOf } from './subagent-parent';
 import type { ToolCall, ToolCallContent, ToolCallLocation, ToolCallStatus, ToolCallUpdate, ToolKind } from '@agentclientprotocol/sdk';
 
 /** Everything known about one tool call of a session, merged from every message that mentioned it. */
@@ -10,6 +11,8 @@ export interface ToolCallState {
     readonly locations: readonly ToolCallLocation[];
     readonly rawInput?: unknown;
     readonly rawOutput?: unknown;
+    /** The tool call that started the subagent making this call (see `subagentParentOf`); the first one said stays. */
+    readonly parentToolCallId?: string;
 }
 
 export interface TrackedToolCall {
@@ -40,7 +43,8 @@ export class ToolCallTracker {
             content: message.content ?? previous?.content ?? [],
             locations: message.locations ?? previous?.locations ?? [],
             rawInput: message.rawInput !== undefined ? message.rawInput : previous?.rawInput,
-            rawOutput: message.rawOutput !== undefined ? message.rawOutput : previous?.rawOutput
+            rawOutput: message.rawOutput !== undefined ? message.rawOutput : previous?.rawOutput,
+            ...parentOf(message, previous)
         };
         this.calls.delete(state.toolCallId);
         this.calls.set(state.toolCallId, state);
@@ -59,4 +63,10 @@ export class ToolCallTracker {
 /** The diffs a tool call proposes (`{type: 'diff', path, oldText, newText}` content). */
 export function diffsOf(state: Pick<ToolCallState, 'content'>): { path: string; oldText?: string | null; newText: string }[] {
     return state.content.flatMap(item => item.type === 'diff' ? [{ path: item.path, oldText: item.oldText, newText: item.newText }] : []);
+}
+
+function parentOf(message: ToolCall | ToolCallUpdate, previous: ToolCallState | undefined): Pick<ToolCallState, 'parentToolCallId'> {
+    const parentToolCallId = previous?.parentToolCallId ?? subagentParentOf(message);
+    // A call is never its own parent: such a stamp would nest it inside itself.
+    return parentToolCallId !== undefined && parentToolCallId !== message.toolCallId ? { parentToolCallId } : {};
 }

@@ -105,6 +105,16 @@ describe('AcpAgent: settings, questions and stored sessions', function (): void 
         expect(text('agent_message_chunk')).to.equal('answer: {"action":"accept","content":{"colour":"blue","count":2}}');
     });
 
+    it('asks for a subagent\'s own messages only when the IDE nests them under their tool call', async () => {
+        const plain = await session();
+        expect(recorded()[0].params.clientCapabilities).to.not.have.property('_meta');
+        await plain.agent.dispose();
+        fs.rmSync(logFile);
+        const nesting = start({}, { showsSubagents: true });
+        await nesting.initialize({ name: 'spec', version: '0' });
+        expect((recorded()[0].params as acp.InitializeRequest).clientCapabilities?._meta).to.deep.equal({ 'subagent-transcript': true });
+    });
+
     it('lists the agent\'s stored sessions page by page, and after a restart resumes one (no replay), closes and deletes it', async () => {
         const first = start({ FAKE_AGENT_PAGE_SIZE: '2' });
         await first.initialize({ name: 'spec', version: '0' });

@@ -18,6 +18,11 @@ export interface AcpClientServices {
     askQuestion?(session: AcpSession | undefined, params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
     /** The agent says the URL question with this id is done (elicitation/complete). */
     onQuestionComplete?(elicitationId: string): void;
+    /**
+     * The IDE shows a subagent's work under the tool call that started it (`subagentParentOf`): the agent may then
+     * send the subagent's own messages too (advertised as `_meta["subagent-transcript"]`, Claude Code's adapter).
+     */
+    readonly showsSubagents?: boolean;
     readTextFile?(session: AcpSession, params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
     writeTextFile?(session: AcpSession, params: acp.WriteTextFileRequest): Promise<void>;
     terminals?: {
@@ -174,6 +179,7 @@ export class AcpAgent {
                 return services.askQuestion!(sessionId === undefined ? undefined : this.session(sessionId), params, signal);
             }),
             elicitationComplete: services.onQuestionComplete && (params => services.onQuestionComplete!(params.elicitationId)),
+            showsSubagents: services.showsSubagents,
             readTextFile: services.readTextFile && (params => services.readTextFile!(this.session(params.sessionId), params)),
             writeTextFile: services.writeTextFile && (params => services.writeTextFile!(this.session(params.sessionId), params)),
             ...(services.terminals ? {

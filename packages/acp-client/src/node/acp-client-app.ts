@@ -19,6 +19,8 @@ export interface AcpClientHandlers {
     elicit?(params: acp.CreateElicitationRequest, signal: AbortSignal): Promise<acp.CreateElicitationResponse>;
     /** The agent's elicitation/complete: the URL question it names is done. */
     elicitationComplete?(params: acp.CompleteElicitationNotification): void;
+    /** The client nests a subagent's messages under its tool call: advertised as `_meta["subagent-transcript"]`. */
+    readonly showsSubagents?: boolean;
     /**
      * The agent asked for something no handler serves (a method of a newer ACP, or one not advertised):
      * the SDK answers it "method not found" (-32601), as the protocol says; this lets the IDE show it.
@@ -84,6 +86,8 @@ export function clientCapabilitiesOf(handlers: AcpClientHandlers): acp.ClientCap
         fs: { readTextFile: !!handlers.readTextFile, writeTextFile: !!handlers.writeTextFile },
         terminal: !!handlers.createTerminal,
         session: { configOptions: { boolean: {} } },
-        ...(handlers.elicit ? { elicitation: { form: {}, url: {} } } : {})
+        ...(handlers.elicit ? { elicitation: { form: {}, url: {} } } : {}),
+        // Not in the ACP schema: Claude Code's adapter otherwise drops a subagent's text (it would read as the main answer).
+        ...(handlers.showsSubagents ? { _meta: { 'subagent-transcript': true } } : {})
     };
 }

@@ -38,6 +38,8 @@ import { AcpChatSettings } from './session-bar/acp-chat-settings';
 import { AcpChatInputWidget } from './session-bar/acp-chat-input-widget';
 import { AcpMessageQueue } from './queue/acp-message-queue';
 import { AcpQuestionPartRenderer } from './questions/acp-question-part-renderer';
+import { AcpSubagentPartRenderer } from './subagents/acp-subagent-part-renderer';
+import { AcpSubagentToolCallDeserializer } from './subagents/acp-subagent-tool-call-deserializer';
 import { AgentSessionsCommandContribution } from './sessions/agent-sessions-command-contribution';
 
 export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
@@ -82,6 +84,10 @@ export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
     // An agent's questions (ACP elicitation) as a form in its turn.
     bind(AcpQuestionPartRenderer).toSelf().inSingletonScope();
     bind(ChatResponsePartRenderer).toService(AcpQuestionPartRenderer);
+    bind(AcpSubagentPartRenderer).toSelf().inSingletonScope();
+    bind(ChatResponsePartRenderer).toService(AcpSubagentPartRenderer);
+    bind(AcpSubagentToolCallDeserializer).toSelf().inSingletonScope();
+    bind(ChatContentDeserializerContribution).toService(AcpSubagentToolCallDeserializer);
     bind(FollowAgentContribution).toSelf().inSingletonScope();
     bind(FrontendApplicationContribution).toService(FollowAgentContribution);
     bind(FollowAgentToggleContribution).toSelf().inSingletonScope();

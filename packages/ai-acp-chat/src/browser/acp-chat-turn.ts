@@ -1,12 +1,12 @@
 import type * as acp from '@agentclientprotocol/sdk';
-import { MutableChatRequestModel, ThinkingChatResponseContentImpl, ToolCallChatResponseContentImpl } from '@theia/ai-chat';
-import { ToolCallChatResponseContent } from '@theia/ai-chat/lib/common/chat-model';
+import { ChatResponseContent, MutableChatRequestModel, ThinkingChatResponseContentImpl } from '@theia/ai-chat';
 import { nls } from '@theia/core/lib/common/nls';
 import { FileUri } from '@theia/core/lib/common/file-uri';
-import { OMITTED_MARKER, ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
+import { OMITTED_MARKER, subagentParentOf, ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
 import type { DiffReviewService, ReviewedProposal } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import { AcpTurnSink } from './acp-chat-client-impl';
 import { AcpPermissionRequest, PermissionAnswer } from './acp-permission-request';
+import { AcpToolCallContent } from './acp-tool-call-content';
 import { AgentMarkdownContent } from './agent-markdown/agent-markdown-content';
 import { markdownText } from './agent-markdown/markdown-text';
 import { describeTurnUsage, SessionUsage, usageOf } from './session-bar/session-usage';
@@ -19,17 +19,6 @@ export interface AgentWrittenFiles {
     read(filePath: string): Promise<string | undefined>;
     /** Puts `reviewed` in place of the agent's write if the file holds exactly `expected`; false otherwise. */
     replaceWritten(filePath: string, expected: string, reviewed: string): Promise<boolean>;
-}
-
-/** A tool call part whose title may arrive after its first update. */
-export class AcpToolCallContent extends ToolCallChatResponseContentImpl {
-    override merge(next: ToolCallChatResponseContent): boolean {
-        const merged = super.merge(next);
-        if (merged && next.id === this.id && next.name) {
-            this._name = next.name;
-        }
-        return merged;
-    }
 }
 
 const TERMINAL_STATUSES = new Set(['completed', 'failed']);
@@ -69,6 +58,11 @@ export class AcpChatTurn implements AcpTurnSink {
     protected readonly settling = new Set<Promise<void>>();
     /** The chat's workspace folders: the only place a `file:` link in the agent's markdown may go. */
     roots: readonly string[] = [];
+    /**
+     * This turn's tool calls as the chat shows them, by id, each with the call it is shown under (the one that
+     * started its subagent), decided when it is first shown: a subagent's work goes under that call.
+     */
+    protected readonly toolCalls = new Map<string, { readonly content: AcpToolCallContent; readonly host?: AcpToolCallContent }>();
 
     constructor(
         protected readonly request: MutableChatRequestModel,
@@ -78,13 +72,34 @@ export class AcpChatTurn implements AcpTurnSink {
         protected readonly files: AgentWrittenFiles
     ) { }
 
-    protected add(content: Parameters<MutableChatRequestModel['response']['response']['addContent']>[0]): void {
+    protected add(content: ChatResponseContent): void {
         this.request.response.response.addContent(content);
     }
 
     /** Markdown the agent wrote or shaped (a path, a title): its links go only to the web and into the workspace folders. */
     protected markdown(text: string): AgentMarkdownContent {
         return new AgentMarkdownContent(text, this.roots);
+    }
+
+    /**
+     * A part of the answer, under the tool call whose subagent made it (`parent`) when this turn shows that call;
+     * otherwise in the answer itself (a subagent started in an earlier turn).
+     */
+    protected addFrom(parent: string | undefined, content: ChatResponseContent): void {
+        this.addTo(parent === undefined ? undefined : this.toolCalls.get(parent)?.content, content);
+    }
+
+    protected addTo(host: AcpToolCallContent | undefined, content: ChatResponseContent): void {
+        if (!host) {
+            this.add(content);
+            return;
+        }
+        const first = !host.subagent;
+        host.activity().add(content);
+        if (first) {
+            // The call is drawn differently from now on: shown again where it is (it merges into itself), its view redraws it.
+            this.addTo(this.toolCalls.get(host.id!)?.host, host);
+        }
     }
 
     onUpdate(update: acp.SessionUpdate, toolCall?: ToolCallState): void {
@@ -94,10 +109,10 @@ export class AcpChatTurn implements AcpTurnSink {
         }
         switch (update.sessionUpdate) {
             case 'agent_message_chunk':
-                this.add(this.markdown(textOf(update.content)));
+                this.addFrom(subagentParentOf(update), this.markdown(textOf(update.content)));
                 break;
             case 'agent_thought_chunk':
-                this.add(new ThinkingChatResponseContentImpl(textOf(update.content), ''));
+                this.addFrom(subagentParentOf(update), new ThinkingChatResponseContentImpl(textOf(update.content), ''));
                 break;
             case 'tool_call':
             case 'tool_call_update':
@@ -138,7 +153,14 @@ export class AcpChatTurn implements AcpTurnSink {
         }
         const more = cut ? `\n${nls.localize('theia-cli-companion/acp-chat/fullOutput', '(The whole output: CLI Companion: Show Full Tool Output…)')}` : '';
         const result = finished ? (state.status === 'failed' ? `failed: ${output}` : output || state.status) + more : undefined;
-        this.add(new AcpToolCallContent(state.toolCallId, `${state.title} (${state.kind}, ${state.status})`, args, finished, result && shownAsText(result)));
+        const content = new AcpToolCallContent(state.toolCallId, `${state.title} (${state.kind}, ${state.status})`, args, finished, result && shownAsText(result));
+        const shown = this.toolCalls.get(state.toolCallId);
+        const host = shown ? shown.host : this.toolCalls.get(state.parentToolCallId ?? '')?.content;
+        if (!shown) {
+            this.toolCalls.set(state.toolCallId, { content, host });
+        }
+        // Theia's chat and a subagent's activity both merge a call's updates into the part first shown.
+        this.addTo(host, content);
     }
 
     protected addPlan(entries: acp.PlanEntry[]): void {

@@ -73,6 +73,8 @@ export class AcpAgentLauncher {
                 await this.files.writeTextFile(chatSessionId, params, request.roots, route.files);
             },
             terminals: this.terminalServices(request, route),
+            // The chat nests a subagent's work under the tool call that started it (AcpSubagentActivity).
+            showsSubagents: true,
             ...new AcpAgentQuestions(chatSessionId, route).services()
         };
     }

@@ -16,6 +16,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { changeSetting, FakeSessionStore, initialSettings, settings } from './fake-agent-sessions';
 import { endlessMessage, floodStderr } from './fake-agent-floods';
 import { askQuestion } from './fake-agent-questions';
+import { runSubagents } from './fake-agent-subagents';
 
 const logFile = process.env.FAKE_AGENT_LOG!;
 const store = process.env.FAKE_AGENT_NO_SESSION_STORE ? undefined : new FakeSessionStore(`${logFile}.sessions.json`);
@@ -226,6 +227,10 @@ const turns: Record<string, (cx: Context, args: string[]) => Promise<acp.PromptR
     async question(cx, [kind]) {
         await say(cx, `answer: ${await askQuestion(cx.client, cx.params.sessionId, kind)}`);
         return { stopReason: 'end_turn' };
+    },
+    /** Two subagents' work under their tool calls (Claude Code's and Qwen Code's `_meta`), one asking permission. */
+    async subagents(cx) {
+        return { stopReason: await runSubagents(cx.client, cx.params.sessionId) };
     },
     async crash() {
         process.stderr.write('fatal: simulated crash of the fake agent\n');

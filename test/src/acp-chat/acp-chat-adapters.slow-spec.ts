@@ -29,6 +29,22 @@ describe('ACP chat: Claude Code and Codex (through their adapters) and Qwen Code
         }
         const letters = path.join(bed.workspace, 'letters.txt');
         const result = MockAnthropicApi.lastToolResult(request);
+        if (request.system.includes('cc_is_subagent=true')) {
+            // A subagent's own conversation (Claude Code marks its requests so).
+            return result?.name === 'Read' ? { text: 'The subagent read the letters.' } : { toolUse: { name: 'Read', input: { file_path: letters } } };
+        }
+        if (result?.name === 'Agent') {
+            return { text: `The subagent reported: ${result.content}` };
+        }
+        if (MockAnthropicApi.lastUserText(request).includes('[DELEGATE]')) {
+            // Once: a later request of the turn (the subagent's end, told to the main agent) gets words, not another subagent.
+            const started = request.messages.some(message => typeof message.content !== 'string' && message.content.some(block => block.name === 'Agent'));
+            return started ? { text: 'The subagent is done.' } : {
+                toolUse: {
+                    name: 'Agent', input: { description: 'Read the letters', prompt: 'Read letters.txt and report', subagent_type: 'general-purpose', run_in_background: false }
+                }
+            };
+        }
         if (result?.name === 'Read') {
             // Claude Code edits only what it has read; its Edit sends the replaced snippet, not the whole file.
             return { toolUse: { name: 'Edit', input: { file_path: letters, old_string: 'alpha\nbeta\ngamma', new_string: 'ALPHA\nbeta\nGAMMA' } } };
@@ -158,6 +174,27 @@ describe('ACP chat: Claude Code and Codex (through their adapters) and Qwen Code
         await form.locator('button[type="submit"]').click();
         await bed.chat.finished(response).catch(error => explain(error, 'claude-question-answered'));
         expect(await bed.chat.text(response)).to.match(/You answered: .*YAML/);
+    });
+
+    it('Claude Code\'s subagent (its Agent tool) works under the tool call that started it: its tool calls and its words', async () => {
+        // Auto mode (the default model's default) needs Anthropic's server-side check, which the mock cannot give.
+        const hello = await bed.chat.send('@Claude Say hello', true);
+        await bed.chat.finished(hello).catch(error => explain(error, 'claude-subagent-hello'));
+        await bed.window.page.locator(`${SESSION_BAR} [data-config-id="mode"] select`).selectOption({ label: 'Accept edits' })
+            .catch(error => explain(error, 'claude-subagent-mode'));
+        await until(() => bed.backend.log.includes('mode = "acceptEdits"'), 'the session in Accept edits mode', 20000);
+        const response = await bed.chat.send('@Claude Ask a subagent about the letters [DELEGATE]', true);
+        await bed.chat.finished(response).catch(error => explain(error, 'claude-subagent'));
+        expect(anthropic.requests.filter(request => request.system.includes('cc_is_subagent=true')).length, 'the subagent\'s requests').to.equal(2);
+        const subagent = response.locator('.acp-subagent');
+        expect(await subagent.count()).to.equal(1);
+        await subagent.locator('.acp-subagent-summary').click();
+        const work = await subagent.locator('.acp-subagent-parts').innerText();
+        expect(work, 'the subagent\'s Read').to.match(/Read/);
+        expect(work, 'the subagent\'s words (the chat asks for its transcript)').to.contain('The subagent read the letters.');
+        const ownText = await response.locator('.acp-agent-markdown').evaluateAll(nodes => nodes.filter(node => !node.closest('.acp-subagent'))
+            .map(node => (node as HTMLElement).innerText).join(' '));
+        expect(ownText).to.contain('The subagent reported:');
     });
 
     it('Claude Code in its own default mode (Accept edits: the mock model has no Auto) edits by itself; the turn lists the file and Restore puts it back', async () => {

@@ -111,6 +111,23 @@ describe('ACP chat: the agent\'s settings and usage above the chat input, and me
         await until(async () => (await bed.window.page.locator(`${BAR} .acp-session-usage`).innerText().catch(() => '')) === 'Context: 1.2k of 100k tokens (1%) · $0.01',
             'the usage in the session bar', 10000);
         expect(await bed.chat.text(response)).to.match(/Context after this turn: 1\.2k of 100k tokens · \$0\.01$/);
+
+        // And in the status view, beside the other chats of the window, with what they cost together.
+        await bed.window.runCommand('CLI Companion: Show Status');
+        const section = bed.window.page.locator('.ai-cli-companion-status [data-section="acp-chats"]');
+        // The chats are listed as they started: this one is the last with usage (an earlier test's chat may have some too).
+        const withUsage = section.locator('tr', { hasText: 'Context: 1.2k of 100k tokens (1%) · $0.01' });
+        const row = withUsage.last();
+        await row.waitFor({ state: 'visible', timeout: 10000 });
+        expect(await row.locator('th').innerText()).to.match(/ — Fake$/);
+        expect(await section.locator('h3').innerText()).to.match(/^Chats with ACP agents \(\d+\)$/);
+        const total = (await withUsage.count()) * 0.01;
+        expect(await section.locator('tr[data-row="total-cost"]').innerText()).to.match(new RegExp(`Cost of these chats\\s+\\$${total.toFixed(2).replace('.', '\\.')}\\s*$`));
+        // Open shows that chat again, from another one.
+        await bed.chat.newChat();
+        await response.waitFor({ state: 'detached', timeout: 10000 });
+        await row.locator('button', { hasText: 'Open' }).click();
+        await response.waitFor({ state: 'visible', timeout: 10000 });
     });
 
     it('an agent with only the older modes and models keeps Theia\'s mode selector and shows no settings', async () => {

@@ -1,4 +1,5 @@
 import { ContainerModule } from '@theia/core/shared/inversify';
+import { StatusViewSection } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import { FrontendApplicationContribution } from '@theia/core/lib/browser/frontend-application-contribution';
 import { RemoteConnectionProvider, ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/service-connection-provider';
 import { AcpChatBackend, acpChatServicePath } from '../common/acp-chat-protocol';
@@ -39,6 +40,7 @@ import { AcpChatInputWidget } from './session-bar/acp-chat-input-widget';
 import { AcpMessageQueue } from './queue/acp-message-queue';
 import { AcpQuestionPartRenderer } from './questions/acp-question-part-renderer';
 import { AcpSubagentPartRenderer } from './subagents/acp-subagent-part-renderer';
+import { AgentChatsStatusSection } from './status/agent-chats-status-section';
 import { AcpSubagentToolCallDeserializer } from './subagents/acp-subagent-tool-call-deserializer';
 import { AgentSessionsCommandContribution } from './sessions/agent-sessions-command-contribution';
 
@@ -86,6 +88,8 @@ export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
     bind(ChatResponsePartRenderer).toService(AcpQuestionPartRenderer);
     bind(AcpSubagentPartRenderer).toSelf().inSingletonScope();
     bind(ChatResponsePartRenderer).toService(AcpSubagentPartRenderer);
+    bind(AgentChatsStatusSection).toSelf().inSingletonScope();
+    bind(StatusViewSection).toService(AgentChatsStatusSection);
     bind(AcpSubagentToolCallDeserializer).toSelf().inSingletonScope();
     bind(ChatContentDeserializerContribution).toService(AcpSubagentToolCallDeserializer);
     bind(FollowAgentContribution).toSelf().inSingletonScope();

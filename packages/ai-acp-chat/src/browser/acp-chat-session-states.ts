@@ -38,6 +38,11 @@ export class AcpChatSessionStates {
         return this.states.get(chatSessionId) ?? EMPTY;
     }
 
+    /** Every chat whose session state is known, with it. */
+    all(): [chatSessionId: string, state: AcpChatSessionState][] {
+        return [...this.states];
+    }
+
     /** A session of `agentName` (re)started: its settings are what the backend says of it now; usage and commands come with its updates. */
     adopt(info: AcpSessionInfo, agentName: string): void {
         const earlier = this.of(info.chatSessionId);

@@ -37,6 +37,7 @@ import { ReviewChangeKeybindingContribution } from './review-changes/review-chan
 import { ChangeToolbarContribution } from './review-changes/change-toolbar-contribution';
 import { PendingReviewWidget } from './pending-review/pending-review-widget';
 import { PendingReviewSource } from './pending-review/pending-review-source';
+import { StatusViewSection } from './status-view/status-view-section';
 import { PendingReviewViewContribution } from './pending-review/pending-review-view-contribution';
 import { ReviewPaceSettings } from './diff-review/review-pace-settings';
 import { ReviewPaceCommandContribution } from './pending-review/review-pace-command-contribution';
@@ -100,6 +101,7 @@ export default new ContainerModule(bind => {
     bind(FrontendApplicationContribution).toService(ChangeToolbarContribution);
 
     bindContributionProvider(bind, PendingReviewSource);
+    bindContributionProvider(bind, StatusViewSection);
     bind(PendingReviewWidget).toSelf();
     bind(WidgetFactory).toDynamicValue(ctx => ({ id: PendingReviewWidget.ID, createWidget: () => ctx.container.get(PendingReviewWidget) })).inSingletonScope();
     bindViewContribution(bind, PendingReviewViewContribution);

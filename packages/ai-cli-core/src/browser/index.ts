@@ -16,3 +16,4 @@ export * from './review-changes/review-change-service';
 export * from './review-changes/review-change-commands';
 export * from './pending-review/pending-review-commands';
 export * from './pending-review/pending-review-source';
+export * from './status-view/status-view-section';

@@ -10,11 +10,10 @@ import { AcpAgentSessionPage, AcpChatBackend } from '../../common/acp-chat-proto
 import { ACP_ADOPTED_SESSIONS_SETTING, ACP_SESSION_IDS_SETTING, AcpChatAgent } from '../acp-chat-agent';
 import { AcpChatAgentsContribution } from '../acp-chat-agents-contribution';
 import { AcpChatCommands } from '../acp-chat-command-contribution';
+import { showChat } from './show-chat';
 
 type Listed = AcpAgentSessionPage['sessions'][number];
 
-/** Theia AI's command that shows a chat in the chat view (Theia 1.74 on; before it, activating the chat shows it). */
-const OPEN_CHAT_COMMAND = 'ai-chat-ui.open-session';
 type SessionItem = QuickPickItem & ({ readonly session: Listed } | { readonly more: string });
 
 /**
@@ -116,10 +115,7 @@ export class AgentSessionsCommandContribution implements CommandContribution {
         await this.show(session.id);
     }
 
-    protected async show(chatId: string): Promise<void> {
-        this.chats.setActiveSession(chatId, { focus: true });
-        if (this.commands.getCommand(OPEN_CHAT_COMMAND)) {
-            await this.commands.executeCommand(OPEN_CHAT_COMMAND, chatId);
-        }
+    protected show(chatId: string): Promise<void> {
+        return showChat(this.chats, this.commands, chatId);
     }
 }

@@ -1,5 +1,6 @@
 import * as React from '@theia/core/shared/react';
-import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
+import { inject, injectable, named, postConstruct } from '@theia/core/shared/inversify';
+import { ContributionProvider } from '@theia/core/lib/common/contribution-provider';
 import { codicon } from '@theia/core/lib/browser/widgets/widget';
 import { ReactWidget } from '@theia/core/lib/browser/widgets/react-widget';
 import { CommandService } from '@theia/core/lib/common/command';
@@ -8,7 +9,7 @@ import { CLI_FLAVOUR_DISPLAY_NAMES, CLI_FLAVOUR_IDS } from '@theia-cli-companion
 import { StorageUsage, StorageUsageService, WindowServerStatus } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { CompanionCommands } from '../companion-commands';
 import '../../../src/browser/style/companion-status.css';
-import { DiffReviewService, WindowServerService, WindowServerState } from '@theia-cli-companion/ai-cli-core/lib/browser';
+import { DiffReviewService, StatusViewSection, WindowServerService, WindowServerState } from '@theia-cli-companion/ai-cli-core/lib/browser';
 
 /** "CLI Companion: Show Status": what this window's server is, who is connected, what waits for review. */
 @injectable()
@@ -20,6 +21,7 @@ export class CompanionStatusWidget extends ReactWidget {
     @inject(DiffReviewService) protected readonly diffs: DiffReviewService;
     @inject(CommandService) protected readonly commands: CommandService;
     @inject(StorageUsageService) protected readonly storageUsage: StorageUsageService;
+    @inject(ContributionProvider) @named(StatusViewSection) protected readonly sections: ContributionProvider<StatusViewSection>;
 
     /** The stores' sizes as last asked (on opening the view and on Refresh), or why they could not be read. */
     protected storage?: StorageUsage[] | { error: string };
@@ -34,6 +36,7 @@ export class CompanionStatusWidget extends ReactWidget {
         this.addClass('ai-cli-companion-status');
         this.toDispose.push(this.companion.onDidChangeState(() => this.update()));
         this.toDispose.push(this.diffs.onDidChange(() => this.update()));
+        this.sections.getContributions().forEach(section => this.toDispose.push(section.onDidChange(() => this.update())));
         this.update();
         void this.refreshStorage();
     }
@@ -54,6 +57,7 @@ export class CompanionStatusWidget extends ReactWidget {
             <p className='ai-cli-companion-state'>{this.describeState(state)}</p>
             {this.renderActions(state)}
             {state.kind === 'running' && this.renderStatus(state.status)}
+            {this.sections.getContributions().map(section => this.renderSection(section))}
             {this.renderStorage()}
         </div>;
     }
@@ -80,6 +84,21 @@ export class CompanionStatusWidget extends ReactWidget {
                 ? button(CompanionCommands.TURN_OFF.id, CompanionCommands.TURN_OFF.label!)
                 : state.kind !== 'starting' && button(CompanionCommands.TURN_ON.id, CompanionCommands.TURN_ON.label!)}
         </div>;
+    }
+
+    /** A section another extension adds (StatusViewSection): its heading, and a row per item with its action. */
+    protected renderSection(section: StatusViewSection): React.ReactNode {
+        const { heading, rows, empty } = section.content();
+        return <section key={section.id} className='ai-cli-companion-section' data-section={section.id}>
+            <h3>{heading}</h3>
+            {rows.length === 0
+                ? <p>{empty}</p>
+                : <table><tbody>{rows.map(row => <tr key={row.id} data-row={row.id}>
+                    <th>{row.label}</th>
+                    <td>{row.detail}</td>
+                    <td>{row.action && <button className='theia-button secondary' onClick={() => row.action!.run()}>{row.action.label}</button>}</td>
+                </tr>)}</tbody></table>}
+        </section>;
     }
 
     protected renderStorage(): React.ReactNode {

@@ -73,11 +73,20 @@ describe('ACP chat: the agent\'s settings and usage above the chat input, and me
         const first = await slashCommands();
         expect(first.find(row => row.includes('remember')), JSON.stringify(first)).to.contain('Remember a fact — the fact');
         expect(first.some(row => row.includes('init'))).to.equal(true);
-        const replaced = await bed.chat.send('commands deploy');
+        expect(first.find(row => row.includes('memory show')), 'a subcommand (Gemini CLI\'s style)').to.contain('Show memory');
+        const replaced = await bed.chat.send('commands deploy $skill mcp:docs:search');
         await bed.chat.finished(replaced);
         const second = await slashCommands();
-        expect(second.some(row => row.includes('deploy')), JSON.stringify(second)).to.equal(true);
+        // Codex's skills and Claude Code's MCP prompts are offered too, though Theia's chat would not take them as its own commands.
+        for (const name of ['deploy', '$skill', 'mcp:docs:search']) {
+            expect(second.find(row => row.startsWith(name)), JSON.stringify(second)).to.contain(`The ${name} command`);
+        }
         expect(second.some(row => row.includes('init') || row.includes('remember')), JSON.stringify(second)).to.equal(false);
+        // Such a command goes to the agent as typed.
+        const before = agentCalls().length;
+        await bed.chat.finished(await bed.chat.send('/mcp:docs:search ACP'));
+        const prompt = agentCalls().slice(before).find(call => call.method === 'session/prompt');
+        expect(prompt?.params.prompt[0]).to.deep.equal({ type: 'text', text: '/mcp:docs:search ACP' });
     });
 
     it('shows the agent\'s settings by kind; a change reaches the agent, and the agent\'s own change shows at once', async () => {

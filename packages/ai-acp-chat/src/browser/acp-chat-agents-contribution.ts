@@ -18,6 +18,7 @@ import { SharedMcpServer, sharedMcpServersOf, THEIA_MCP_SERVERS_PREF } from '../
 import { AcpTurnChanges } from './checkpoints/acp-turn-changes';
 import { AcpPromptAttachments } from './prompt/acp-prompt-attachments';
 import { AcpChatAgent } from './acp-chat-agent';
+import { isOfferableCommandName } from './offerable-command-name';
 import { AcpAgentSettings } from './acp-agent-settings';
 import { AcpChatClientImpl } from './acp-chat-client-impl';
 import { AcpChatSessionStates } from './acp-chat-session-states';
@@ -212,8 +213,8 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
         }
         this.offeredCommands.set(agent.id, commands);
         (this.commandFragments.get(agent.id) ?? []).forEach(id => this.prompts.removePromptFragment(id));
-        const ids = commands.filter(command => /^[\w.-]+$/.test(command.name)).map(command => {
-            const id = `acp-${agent.id}-command-${command.name}`;
+        const ids = commands.filter(command => isOfferableCommandName(command.name)).map(command => {
+            const id = `acp-${agent.id}-command-${encodeURIComponent(command.name)}`;
             this.prompts.addBuiltInPromptFragment({
                 id, template: `/${command.name}`, isCommand: true, commandName: command.name, commandDescription: command.description,
                 commandArgumentHint: command.input?.hint ?? undefined, commandAgents: [agent.id]
@@ -223,3 +224,4 @@ export class AcpChatAgentsContribution implements FrontendApplicationContributio
         this.commandFragments.set(agent.id, ids);
     }
 }
+

@@ -126,4 +126,21 @@ describe('ACP chat: the agent\'s questions as forms in the chat', function (): v
             .map(node => (node as HTMLElement).innerText).join(' '));
         expect(ownText).to.contain('Both subagents are done (permission: yes).').and.not.to.contain('Looking at the notes.').and.not.to.contain('Counted 12 words.');
     });
+
+    it('closes a permission request the agent withdraws: no choice is taken any more, and the answer says so', async () => {
+        const withdraw = `${agentLog}.withdraw`;
+        fs.rmSync(withdraw, { force: true });
+        const response = await bed.chat.send('ask withdrawn');
+        const question = response.locator('.theia-QuestionPartRenderer-root').last();
+        await question.waitFor({ state: 'visible', timeout: 20000 });
+        expect(await question.locator('button.theia-QuestionPartRenderer-option').first().isEnabled()).to.equal(true);
+        fs.writeFileSync(withdraw, '');
+        await bed.chat.finished(response);
+        fs.rmSync(withdraw, { force: true });
+        const text = await bed.chat.text(response);
+        expect(text).to.contain('Fake withdrew its request to run rm -rf build.').and.to.contain('permission: {"outcome":"withdrawn"}');
+        expect(await question.locator('button.theia-QuestionPartRenderer-option').evaluateAll(buttons => buttons.map(button => (button as HTMLButtonElement).disabled)))
+            .to.deep.equal([true, true]);
+        expect(await question.locator('button.theia-QuestionPartRenderer-option.selected').count()).to.equal(0);
+    });
 });

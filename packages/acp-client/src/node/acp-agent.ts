@@ -7,6 +7,8 @@ import { AcpAgentConnection, AcpAgentExit, AcpAgentLaunch } from './acp-agent-co
 export interface AcpClientServices {
     /** Asks the user; `toolCall` is everything known about the call so far, the request's own fields included. */
     askPermission(session: AcpSession, params: acp.RequestPermissionRequest, toolCall: ToolCallState): Promise<acp.RequestPermissionOutcome>;
+    /** The agent withdrew its permission request for this tool call ($/cancel_request): it was answered `cancelled`. */
+    onPermissionWithdrawn?(session: AcpSession, toolCallId: string): void;
     /** A session update, after the session's tool-call state took it in. */
     onUpdate(session: AcpSession, update: acp.SessionUpdate, toolCall?: ToolCallState): void;
     /** The agent asked for something this client does not serve; it was answered "method not found". */
@@ -129,7 +131,10 @@ export class AcpSession {
         let withdraw!: (outcome: acp.RequestPermissionOutcome) => void;
         const withdrawn = new Promise<acp.RequestPermissionOutcome>(resolve => withdraw = resolve);
         this.pendingPermissions.add(withdraw);
-        const onAbort = () => withdraw({ outcome: 'cancelled' });
+        const onAbort = () => {
+            withdraw({ outcome: 'cancelled' });
+            this.agent.services.onPermissionWithdrawn?.(this, state.toolCallId);
+        };
         signal.addEventListener('abort', onAbort);
         try {
             const outcome = await Promise.race([this.agent.services.askPermission(this, params, state), withdrawn]);

@@ -24,6 +24,8 @@ export interface AcpTurnSink {
     /** Asks the agent's question in the turn's response. */
     askQuestion(question: AcpQuestion): Promise<AcpQuestionAnswer>;
     closeQuestion(questionId: string, why: 'withdrawn' | 'completed'): void;
+    /** The agent withdrew its permission request for this tool call. */
+    withdrawPermission(toolCallId: string): void;
     /** Says in the turn that the agent asked a question the chat cannot show. */
     onQuestionRefused(reason: string): void;
 }
@@ -129,6 +131,10 @@ export class AcpChatClientImpl implements AcpChatClient {
 
     questionClosed(chatSessionId: string, questionId: string, why: 'withdrawn' | 'completed'): void {
         this.sinkOf(chatSessionId)?.closeQuestion(questionId, why);
+    }
+
+    permissionWithdrawn(chatSessionId: string, toolCallId: string): void {
+        this.sinkOf(chatSessionId)?.withdrawPermission(toolCallId);
     }
 
     onQuestionRefused(chatSessionId: string, reason: string): void {

@@ -249,6 +249,21 @@ describe('ACP permission requests in the chat', () => {
         expect(review.isDisposed).to.equal(true);
     });
 
+    it('closes the question and its review when the agent withdraws the request; the turn goes on', async () => {
+        const { outcome, review } = await ask();
+        turn.withdrawPermission('other-call');
+        expect(question().isResolved, 'another call\'s withdrawal changes nothing').to.equal(false);
+        turn.withdrawPermission('call-1');
+        expect(await outcome).to.deep.equal({ outcome: 'cancelled' });
+        expect(review.isDisposed).to.equal(true);
+        // Theia's question view takes no more choice once it has a list of chosen options, here an empty one.
+        expect(question().selectedOptions, 'closed, and no option shown as chosen').to.deep.equal([]);
+        expect(request.response.isWaitingForInput).to.equal(false);
+        expect(request.response.isCanceled).to.equal(false);
+        const said = request.response.response.content.map(part => part.asString?.() ?? '').join('');
+        expect(said).to.contain('Test Agent withdrew its request to run Write a.ts.');
+    });
+
     it('closes the reviews still open when the turn ends', async () => {
         const { review } = await ask();
         turn.dispose();

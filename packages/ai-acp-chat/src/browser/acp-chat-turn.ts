@@ -32,8 +32,8 @@ const TERMINAL_STATUSES = new Set(['completed', 'failed']);
 export class AcpChatTurn implements AcpTurnSink {
     /** Paths the user allowed with an edited proposal: the agent's write is replaced by the user's text. */
     protected readonly editedProposals = new Map<string, { proposed: string; edited: string }>();
-    /** The permission requests not answered yet. */
-    protected readonly permissions = new Set<AcpPermissionRequest>();
+    /** The permission requests not answered yet, by tool call id. */
+    protected readonly permissions = new Map<string, AcpPermissionRequest>();
     protected readonly questions = new Map<string, AcpQuestionContent>();
     /** What the user allowed to be written where, after seeing it: such a write is reviewed. */
     protected readonly allowedWrites = new Map<string, string>();
@@ -178,13 +178,15 @@ export class AcpChatTurn implements AcpTurnSink {
         const permission = new AcpPermissionRequest(params, toolCall, {
             request: this.request, agentName: this.agentName, reviews: this.diffs, read: filePath => this.files.read(filePath)
         });
-        this.permissions.add(permission);
+        this.permissions.set(toolCall.toolCallId, permission);
         try {
             const answer = await permission.ask();
             this.remember(toolCall.toolCallId, answer);
             return answer.outcome;
         } finally {
-            this.permissions.delete(permission);
+            if (this.permissions.get(toolCall.toolCallId) === permission) {
+                this.permissions.delete(toolCall.toolCallId);
+            }
         }
     }
 
@@ -310,6 +312,10 @@ export class AcpChatTurn implements AcpTurnSink {
             question?.close(why);
         }
         this.questions.delete(questionId);
+    }
+
+    withdrawPermission(toolCallId: string): void {
+        this.permissions.get(toolCallId)?.withdraw();
     }
 
     onQuestionRefused(reason: string): void {

@@ -7,6 +7,7 @@ import { Deferred } from '@theia/core/lib/common/promise-util';
 import { diffsOf, ToolCallState } from '@theia-cli-companion/acp-client/lib/common';
 import type { DiffReviewService, ReviewOutcome } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import { markdownText } from './agent-markdown/markdown-text';
+import { AgentMarkdownContent } from './agent-markdown/agent-markdown-content';
 
 /** A permission diff as the user reviews it: the whole file, also when the agent sent only the changed snippet. */
 export interface PermissionDiff {
@@ -86,6 +87,18 @@ export class AcpPermissionRequest {
             whole => this.openReviewsOf(whole),
             error => this.showError(error));
         return this.answer.promise;
+    }
+
+    /** The agent withdrew the request: the question closes unanswered and says so; its reviews close. */
+    withdraw(): void {
+        if (this.state === 'answered') {
+            return;
+        }
+        // Nothing selected, yet resolved: Theia's question shows no choice and takes none.
+        this.question.selectedOptions = [];
+        this.settle({ outcome: 'cancelled' });
+        this.context.request.response.response.addContent(new AgentMarkdownContent(`\n\n*${markdownText(nls.localize('theia-cli-companion/acp-chat/permissionWithdrawn',
+            '{0} withdrew its request to run {1}.', this.context.agentName, this.toolCall.title))}*\n\n`, []));
     }
 
     /** The turn is over: the reviews still open are rejected, their question being moot. */

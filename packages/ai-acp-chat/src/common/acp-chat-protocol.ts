@@ -210,6 +210,8 @@ export interface AcpChatClient {
     askQuestion(chatSessionId: string, question: AcpQuestion): Promise<AcpQuestionAnswer>;
     /** The question is no longer asked: the agent withdrew it, or (a URL question) said it is done. */
     questionClosed(chatSessionId: string, questionId: string, why: 'withdrawn' | 'completed'): void;
+    /** The agent withdrew its permission request for this tool call ($/cancel_request); it was answered `cancelled`. */
+    permissionWithdrawn(chatSessionId: string, toolCallId: string): void;
     /** The agent asked a question the chat cannot show (`reason`); it was answered with the protocol's error. */
     onQuestionRefused(chatSessionId: string, reason: string): void;
 }

@@ -57,6 +57,7 @@ export class AcpAgentLauncher {
                 && route.client()?.onSessionUpdate(chatSessionId, boundUpdate(update), toolCall && boundToolCall(toolCall).state),
             // One agent process per (chat, agent): whatever session it names, the chat is this one.
             onUnsupportedRequest: (_session, method) => route.isCurrent() && route.client()?.onUnsupportedRequest(chatSessionId, method.slice(0, 100)),
+            onPermissionWithdrawn: (_session, toolCallId) => route.isCurrent() && route.client()?.permissionWithdrawn(chatSessionId, toolCallId),
             askPermission: async (_session, params, toolCall) => {
                 const client = route.client();
                 if (!client || !route.isCurrent()) {

@@ -49,6 +49,22 @@ describe('AcpAgentQuestions', function (): void {
         expect(bed.closedQuestions).to.deep.equal([`${bed.questions[0].id}: withdrawn`]);
     });
 
+    it('tells the window when the agent withdraws a permission request; the agent hears nothing more of it', async () => {
+        let asked = 0;
+        bed.onAskPermission = () => {
+            asked++;
+            // The window's question stays open until the window hears of the withdrawal.
+            return until(() => bed.withdrawnPermissions.length > 0, 'the request withdrawn', 10000).then(() => ({ outcome: 'cancelled' }));
+        };
+        await bed.start();
+        const turn = bed.backend.prompt('chat-1', [{ type: 'text', text: 'ask withdrawn' }]);
+        await until(() => asked === 1, 'the permission asked', 10000);
+        fs.writeFileSync(`${bed.agentLog}.withdraw`, '');
+        expect(await turn).to.deep.include({ ok: true, stopReason: 'end_turn' });
+        expect(bed.messages.join('')).to.equal('permission: {"outcome":"withdrawn"}');
+        expect(bed.withdrawnPermissions).to.deep.equal(['ask-1']);
+    });
+
     it('shows a URL question with its host, and closes it when the agent says it is done', async () => {
         bed.onAskQuestion = async () => ({ action: 'accept' });
         expect(await ask('url')).to.equal('answer: {"action":"accept"}');

@@ -16,6 +16,8 @@ import * as acp from '@agentclientprotocol/sdk';
 import { changeSetting, FakeSessionStore, initialSettings, settings } from './fake-agent-sessions';
 import { endlessMessage, floodStderr } from './fake-agent-floods';
 import { askQuestion } from './fake-agent-questions';
+import { askPermission } from './fake-agent-permissions';
+import { untilExists } from './fake-agent-files';
 import { runSubagents } from './fake-agent-subagents';
 
 const logFile = process.env.FAKE_AGENT_LOG!;
@@ -39,11 +41,6 @@ type Context = acp.AgentRequestContext<acp.PromptRequest>;
 const update = (cx: Context, value: acp.SessionUpdate) => cx.client.notify(acp.methods.client.session.update, { sessionId: cx.params.sessionId, update: value });
 const say = (cx: Context, text: string) => update(cx, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
 const untilCancelled = (sessionId: string) => new Promise<void>(resolve => cancelled.set(sessionId, resolve));
-const untilExists = async (file: string) => {
-    while (!fs.existsSync(file)) {
-        await new Promise(resolve => setTimeout(resolve, 20));
-    }
-};
 
 const turns: Record<string, (cx: Context, args: string[]) => Promise<acp.PromptResponse>> = {
     /** Every kind of update a client has to render, in one turn. */
@@ -214,14 +211,11 @@ const turns: Record<string, (cx: Context, args: string[]) => Promise<acp.PromptR
         }
         return { stopReason: released ? 'end_turn' : 'cancelled' };
     },
-    /** Asks permission and waits; a client that cancels the turn must answer the request `cancelled`. */
-    async ask(cx) {
-        const answer = await cx.client.request(acp.methods.client.session.requestPermission, {
-            sessionId: cx.params.sessionId, toolCall: { toolCallId: 'ask-1', title: 'rm -rf build', kind: 'execute' },
-            options: [{ optionId: 'yes', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }]
-        });
-        await say(cx, `permission: ${JSON.stringify(answer.outcome)}`);
-        return { stopReason: answer.outcome.outcome === 'cancelled' ? 'cancelled' : 'end_turn' };
+    /** Asks permission and waits (see `askPermission`); `ask withdrawn`: the agent withdraws the request. */
+    async ask(cx, [kind]) {
+        const { said, stopReason } = await askPermission(cx.client, cx.params.sessionId, kind, `${logFile}.withdraw`);
+        await say(cx, said);
+        return { stopReason };
     },
     /** `question [bad|url|withdrawn]`: a form question (or a malformed one, a URL, one withdrawn); the agent says back what it got. */
     async question(cx, [kind]) {

@@ -1,5 +1,5 @@
-import * as fs from 'fs';
 import * as acp from '@agentclientprotocol/sdk';
+import { untilExists } from './fake-agent-files';
 
 type Client = acp.AgentRequestContext<acp.PromptRequest>['client'];
 
@@ -28,7 +28,7 @@ export async function askQuestion(client: Client, sessionId: string, kind: strin
             : { sessionId, mode: 'form', message: 'Which colour, and how many?', requestedSchema: FORM };
     const controller = new AbortController();
     if (kind === 'withdrawn') {
-        void waitForFile(`${process.env.FAKE_AGENT_LOG}.withdraw`).then(() => controller.abort());
+        void untilExists(`${process.env.FAKE_AGENT_LOG}.withdraw`).then(() => controller.abort());
     }
     try {
         const answer = await client.request(acp.methods.client.elicitation.create, params, { cancellationSignal: controller.signal });
@@ -42,11 +42,5 @@ export async function askQuestion(client: Client, sessionId: string, kind: strin
         return JSON.stringify(answer);
     } catch (error) {
         return controller.signal.aborted ? 'withdrawn' : `error ${(error as { code?: number }).code}`;
-    }
-}
-
-async function waitForFile(file: string): Promise<void> {
-    while (!fs.existsSync(file)) {
-        await new Promise(resolve => setTimeout(resolve, 20));
     }
 }

@@ -43,6 +43,11 @@ export class AcpBackendTestbed {
     readonly questions: AcpQuestion[] = [];
     readonly closedQuestions: string[] = [];
     readonly refusedQuestions: string[] = [];
+    /** How the window answers a permission request (allows once unless a test says otherwise), and the tool calls whose request the agent withdrew. */
+    onAskPermission: (request: acp.RequestPermissionRequest) => Promise<acp.RequestPermissionOutcome> = async request => ({
+        outcome: 'selected', optionId: request.options.find(o => o.kind === 'allow_once')!.optionId
+    });
+    readonly withdrawnPermissions: string[] = [];
     /** How the window answers a question; a test sets it. */
     onAskQuestion: (question: AcpQuestion) => Promise<AcpQuestionAnswer> = async () => ({ action: 'decline' });
     readonly unsupported: string[] = [];
@@ -71,7 +76,8 @@ export class AcpBackendTestbed {
         this.onEditedContentFor = () => undefined;
         this.onOpenEditorText = () => undefined;
         this.reads.length = this.written.length = this.exits.length = this.logged.length = this.messages.length = this.shown.length = 0;
-        this.questions.length = this.closedQuestions.length = this.refusedQuestions.length = 0;
+        this.questions.length = this.closedQuestions.length = this.refusedQuestions.length = this.withdrawnPermissions.length = 0;
+        this.onAskPermission = async request => ({ outcome: 'selected', optionId: request.options.find(o => o.kind === 'allow_once')!.optionId });
         this.container = this.createContainer(base);
         this.backend = this.container.get(AcpChatBackendImpl);
         this.backend.setClient(this.createClient());
@@ -124,9 +130,8 @@ export class AcpBackendTestbed {
                 }
             },
             showTerminal: (_chat, terminal) => this.shown.push(terminal),
-            askPermission: async (_chat, request: acp.RequestPermissionRequest) => ({
-                outcome: 'selected', optionId: request.options.find(o => o.kind === 'allow_once')!.optionId
-            }),
+            askPermission: (_chat, request: acp.RequestPermissionRequest) => this.onAskPermission(request),
+            permissionWithdrawn: (_chat, toolCallId) => this.withdrawnPermissions.push(toolCallId),
             openEditorText: async (_chat, filePath) => {
                 this.reads.push(filePath);
                 return this.onOpenEditorText(filePath);

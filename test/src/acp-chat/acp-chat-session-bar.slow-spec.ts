@@ -139,6 +139,16 @@ describe('ACP chat: the agent\'s settings and usage above the chat input, and me
         await response.waitFor({ state: 'visible', timeout: 10000 });
     });
 
+    it('names the chat as the agent names its session (session_info_update), each new name replacing the last', async () => {
+        await bed.chat.finished(await bed.chat.send('title Fix the parser'));
+        await bed.window.runCommand('CLI Companion: Show Status');
+        const rows = bed.window.page.locator('.ai-cli-companion-status [data-section="acp-chats"] tr th');
+        await until(async () => (await rows.allInnerTexts()).includes('Fix the parser — Fake'), 'the chat named by the agent', 10000);
+        await bed.chat.finished(await bed.chat.send('title Fix the lexer'));
+        await until(async () => (await rows.allInnerTexts()).includes('Fix the lexer — Fake'), 'the chat named anew', 10000);
+        expect(await rows.allInnerTexts()).to.not.include('Fix the parser — Fake');
+    });
+
     it('an agent with only the older modes and models keeps Theia\'s mode selector and shows no settings', async () => {
         const response = await bed.chat.send('@Legacy echo old style', true);
         await bed.chat.finished(response);

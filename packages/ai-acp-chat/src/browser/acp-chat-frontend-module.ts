@@ -41,6 +41,7 @@ import { AcpMessageQueue } from './queue/acp-message-queue';
 import { AcpQuestionPartRenderer } from './questions/acp-question-part-renderer';
 import { AcpSubagentPartRenderer } from './subagents/acp-subagent-part-renderer';
 import { AgentChatsStatusSection } from './status/agent-chats-status-section';
+import { AgentSessionTitles } from './sessions/agent-session-titles';
 import { AcpSubagentToolCallDeserializer } from './subagents/acp-subagent-tool-call-deserializer';
 import { AgentSessionsCommandContribution } from './sessions/agent-sessions-command-contribution';
 
@@ -88,6 +89,8 @@ export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
     bind(ChatResponsePartRenderer).toService(AcpQuestionPartRenderer);
     bind(AcpSubagentPartRenderer).toSelf().inSingletonScope();
     bind(ChatResponsePartRenderer).toService(AcpSubagentPartRenderer);
+    bind(AgentSessionTitles).toSelf().inSingletonScope();
+    bind(FrontendApplicationContribution).toService(AgentSessionTitles);
     bind(AgentChatsStatusSection).toSelf().inSingletonScope();
     bind(StatusViewSection).toService(AgentChatsStatusSection);
     bind(AcpSubagentToolCallDeserializer).toSelf().inSingletonScope();

@@ -257,6 +257,12 @@ const turns: Record<string, (cx: Context, args: string[]) => Promise<acp.PromptR
         await update(cx, { sessionUpdate: 'config_option_update', configOptions });
         return { stopReason: 'end_turn' };
     },
+    /** `title <words>…`: the agent names the session (session_info_update), as Codex and Claude Code do after a first turn. */
+    async title(cx, words) {
+        await update(cx, { sessionUpdate: 'session_info_update', title: words.join(' '), updatedAt: new Date().toISOString() });
+        await say(cx, 'Named.');
+        return { stopReason: 'end_turn' };
+    },
     /** `commands <name>…`: the agent's commands are these from now on. */
     async commands(cx, names) {
         await update(cx, { sessionUpdate: 'available_commands_update', availableCommands: names.map(name => ({ name, description: `The ${name} command` })) });

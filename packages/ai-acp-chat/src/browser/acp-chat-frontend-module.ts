@@ -1,4 +1,4 @@
-import { ContainerModule } from '@theia/core/shared/inversify';
+import { ContainerModule, interfaces } from '@theia/core/shared/inversify';
 import { StatusViewSection } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import { FrontendApplicationContribution } from '@theia/core/lib/browser/frontend-application-contribution';
 import { RemoteConnectionProvider, ServiceConnectionProvider } from '@theia/core/lib/browser/messaging/service-connection-provider';
@@ -81,20 +81,11 @@ export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
     bind(ChatContentDeserializerContribution).toService(RestoreTurnButtonDeserializer);
     bind(RestoreTurnCommandContribution).toSelf().inSingletonScope();
     bind(CommandContribution).toService(RestoreTurnCommandContribution);
-    // An agent's markdown: its links only to the web and into the workspace folders, in every Theia version.
-    bind(AgentMarkdownPartRenderer).toSelf().inSingletonScope();
-    bind(ChatResponsePartRenderer).toService(AgentMarkdownPartRenderer);
-    // An agent's questions (ACP elicitation) as a form in its turn.
-    bind(AcpQuestionPartRenderer).toSelf().inSingletonScope();
-    bind(ChatResponsePartRenderer).toService(AcpQuestionPartRenderer);
-    bind(AcpSubagentPartRenderer).toSelf().inSingletonScope();
-    bind(ChatResponsePartRenderer).toService(AcpSubagentPartRenderer);
+    bindResponseParts(bind);
     bind(AgentSessionTitles).toSelf().inSingletonScope();
     bind(FrontendApplicationContribution).toService(AgentSessionTitles);
     bind(AgentChatsStatusSection).toSelf().inSingletonScope();
     bind(StatusViewSection).toService(AgentChatsStatusSection);
-    bind(AcpSubagentToolCallDeserializer).toSelf().inSingletonScope();
-    bind(ChatContentDeserializerContribution).toService(AcpSubagentToolCallDeserializer);
     bind(FollowAgentContribution).toSelf().inSingletonScope();
     bind(FrontendApplicationContribution).toService(FollowAgentContribution);
     bind(FollowAgentToggleContribution).toSelf().inSingletonScope();
@@ -110,3 +101,18 @@ export default new ContainerModule((bind, _unbind, _isBound, rebind) => {
     bind(AcpRegistryUpdateCheck).toSelf().inSingletonScope();
     bind(FrontendApplicationContribution).toService(AcpRegistryUpdateCheck);
 });
+
+/** How the chat draws what an agent sends into a turn, and restores it in a reopened chat. */
+function bindResponseParts(bind: interfaces.Bind): void {
+    // An agent's markdown: its links only to the web and into the workspace folders, in every Theia version.
+    bind(AgentMarkdownPartRenderer).toSelf().inSingletonScope();
+    bind(ChatResponsePartRenderer).toService(AgentMarkdownPartRenderer);
+    // An agent's questions (ACP elicitation) as a form in its turn.
+    bind(AcpQuestionPartRenderer).toSelf().inSingletonScope();
+    bind(ChatResponsePartRenderer).toService(AcpQuestionPartRenderer);
+    // A subagent's work under the tool call that started it.
+    bind(AcpSubagentPartRenderer).toSelf().inSingletonScope();
+    bind(ChatResponsePartRenderer).toService(AcpSubagentPartRenderer);
+    bind(AcpSubagentToolCallDeserializer).toSelf().inSingletonScope();
+    bind(ChatContentDeserializerContribution).toService(AcpSubagentToolCallDeserializer);
+}

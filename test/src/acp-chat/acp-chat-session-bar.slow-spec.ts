@@ -190,6 +190,33 @@ describe('ACP chat: the agent\'s settings and usage above the chat input, and me
         await until(async () => (await bed.chat.queued()).length === 0, 'the queue emptied', 10000);
     });
 
+    it('a queued message keeps the image pasted into it, and the agent gets it when the message goes', async () => {
+        const release = path.join(bed.sandbox.tmp, 'release-image');
+        const running = await bed.chat.send(`hold ${release}`);
+        await running.locator('.theia-ResponseNode', { hasText: 'Holding.' }).waitFor({ state: 'visible', timeout: 20000 });
+        const before = agentCalls().length;
+        const { page } = bed.window;
+        const input = page.locator('#chat-view-widget .theia-ChatInput-Editor .native-edit-context, #chat-view-widget .theia-ChatInput-Editor textarea').first();
+        await input.focus();
+        await page.keyboard.type('echo look ');
+        // A 1×1 PNG on the clipboard, pasted into the input as a user does.
+        await input.evaluate(target => {
+            const png = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='), c => c.charCodeAt(0));
+            const data = new DataTransfer();
+            data.items.add(new File([png], 'dot.png', { type: 'image/png' }));
+            target.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+        });
+        await until(async () => (await page.locator('#chat-view-widget .theia-ChatInput-Editor').innerText()).includes('#imageContext:'), 'the image in the input', 10000);
+        await page.keyboard.press('Enter');
+        await until(async () => (await bed.chat.queued()).length === 1, 'the message queued', 10000);
+        fs.writeFileSync(release, '');
+        await bed.chat.finished(running);
+        await until(() => agentCalls().slice(before).some(call => call.method === 'session/prompt'), 'the queued message sent', 20000);
+        const sent = agentCalls().slice(before).find(call => call.method === 'session/prompt')!.params.prompt as { type: string; mimeType?: string; data?: string }[];
+        expect(sent.map(block => block.type), JSON.stringify(sent).slice(0, 500)).to.include('image');
+        expect(sent.find(block => block.type === 'image')).to.deep.include({ mimeType: 'image/png' });
+    });
+
     it('a stopped turn sends nothing queued: the message waits, and Send now sends it', async () => {
         const running = await bed.chat.send(`hold ${path.join(bed.sandbox.tmp, 'never-released')}`);
         await running.locator('.theia-ResponseNode', { hasText: 'Holding.' }).waitFor({ state: 'visible', timeout: 20000 });

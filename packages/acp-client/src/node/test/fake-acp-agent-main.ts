@@ -284,7 +284,7 @@ void acp.agent({ name: 'fake-acp-agent' })
             protocolVersion: acp.PROTOCOL_VERSION,
             agentInfo: { name: 'fake-acp-agent', version: '1.0.0' },
             agentCapabilities: {
-                loadSession: true, mcpCapabilities: { http: true, sse: false },
+                loadSession: true, mcpCapabilities: { http: true, sse: false }, promptCapabilities: { image: true },
                 ...(store ? { sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} } } : {})
             },
             authMethods: [{ id: 'api-key', name: 'API key', description: 'Use an API key' }]

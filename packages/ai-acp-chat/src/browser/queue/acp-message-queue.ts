@@ -9,6 +9,11 @@ import { ChatModel, ChatRequest, ChatRequestModel, ChatService } from '@theia/ai
 export interface QueuedMessage {
     readonly id: number;
     readonly request: ChatRequest;
+    /**
+     * The pasted or dropped images its text names (`#imageContext:<short id>`), kept registered while it waits: Theia
+     * resolves them only when a message is sent. Disposed once it is sent or discarded.
+     */
+    readonly images: ReadonlyMap<string, Disposable>;
 }
 
 /**
@@ -52,13 +57,23 @@ export class AcpMessageQueue {
         return this.paused.has(chatId) && this.of(chatId).length > 0;
     }
 
-    add(chat: ChatModel, request: ChatRequest): void {
-        this.queues.set(chat.id, [...this.of(chat.id), { id: this.nextId++, request }]);
+    add(chat: ChatModel, request: ChatRequest, images: ReadonlyMap<string, Disposable> = new Map()): void {
+        this.queues.set(chat.id, [...this.of(chat.id), { id: this.nextId++, request, images }]);
         this.onDidChangeEmitter.fire(chat.id);
         this.watch(chat);
     }
 
-    /** Takes the message out of the queue (to edit it, or because it is not wanted any more). */
+    /** Whether a queued message of the chat still needs images registered for it. */
+    holdsImages(chatId: string): boolean {
+        return this.of(chatId).some(message => message.images.size > 0);
+    }
+
+    /** The message is not wanted any more: out of the queue, its images let go. */
+    discard(chatId: string, id: number): void {
+        this.remove(chatId, id)?.images.forEach(image => image.dispose());
+    }
+
+    /** Takes the message out of the queue (to edit it: its images are the caller's now). */
     remove(chatId: string, id: number): QueuedMessage | undefined {
         const queue = this.of(chatId);
         const message = queue.find(candidate => candidate.id === id);
@@ -81,6 +96,7 @@ export class AcpMessageQueue {
 
     /** The chat is gone: so is its queue. */
     forget(chatId: string): void {
+        this.of(chatId).forEach(message => message.images.forEach(image => image.dispose()));
         this.watching.get(chatId)?.dispose();
         this.watching.delete(chatId);
         this.paused.delete(chatId);
@@ -120,6 +136,8 @@ export class AcpMessageQueue {
         try {
             invocation = await this.chats.sendRequest(chat.id, message.request);
         } finally {
+            // Its images are resolved into the request by now (or it failed): no longer needed.
+            message.images.forEach(image => image.dispose());
             this.flushing.delete(chat.id);
             this.onDidChangeEmitter.fire(chat.id);
         }

@@ -63,12 +63,27 @@ export class AcpChatInputWidget extends AIChatInputWidget {
             const running = chat && this.acpQueue.running(chat);
             // Also while a queued message is on its way (no request yet): it goes first, this one after it.
             if (chat && this.acpQueue.isBusy(chat) && (!running || this.acpAgents.isAcpAgent(running.agentId))) {
-                this.acpQueue.add(chat, { text: prompt, modeId: mode, variables: this.getAllVariablesForRequest() });
-                this.clearPendingImageAttachments();
+                // The message's images stay registered while it waits (Theia resolves them only when it is sent).
+                const images = new Map(this.pendingImageDisposables);
+                this.pendingImageDisposables.clear();
+                this.acpQueue.add(chat, { text: prompt, modeId: mode, variables: this.getAllVariablesForRequest() }, images);
                 return;
             }
             return query(prompt, mode, ...rest);
         };
+    }
+
+    /**
+     * After a message is sent from the input: its images go. Theia also clears every image of the chat, which would
+     * take those of messages still queued (a paused queue): then only the input's own go.
+     */
+    override clearPendingImageAttachments(): void {
+        const chat = this._chatModel;
+        if (!chat || !this.acpQueue.holdsImages(chat.id)) {
+            return super.clearPendingImageAttachments();
+        }
+        this.pendingImageDisposables.forEach(image => image.dispose());
+        this.pendingImageDisposables.clear();
     }
 
     protected override render(): React.ReactNode {
@@ -85,10 +100,12 @@ export class AcpChatInputWidget extends AIChatInputWidget {
             return undefined;
         }
         return <AcpQueuedMessages messages={this.acpQueue.of(chat.id)} paused={this.acpQueue.isPaused(chat.id)} busy={this.acpQueue.isBusy(chat)}
-            onRemove={id => this.acpQueue.remove(chat.id, id)}
+            onRemove={id => this.acpQueue.discard(chat.id, id)}
             onSendNow={id => this.acpQueue.sendNow(chat, id)}
             onEdit={id => {
                 const message = this.acpQueue.remove(chat.id, id);
+                // Back in the input, its images are the input's again.
+                message?.images.forEach((image, shortId) => this.pendingImageDisposables.set(shortId, image));
                 if (message && this.editorRef) {
                     this.editorRef.document.textEditorModel.setValue(message.request.text);
                     this.editorRef.focus();

@@ -18,12 +18,14 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
     this.timeout(300000);
     let agentLog = '';
     let otherLog = '';
+    let loaderLog = '';
     const files = {
         'notes.md': '# Notes\n', 'alpha.txt': 'alpha before\n', 'beta.txt': 'beta before\n', 'gamma.txt': '', 'delta.txt': '', 'epsilon.txt': 'epsilon before\n'
     };
     const bed = AcpChatTestbed.install(files, sandbox => {
         agentLog = path.join(sandbox.tmp, 'fake-agent.jsonl');
         otherLog = path.join(sandbox.tmp, 'other-agent.jsonl');
+        loaderLog = path.join(sandbox.tmp, 'loader-agent.jsonl');
         updateTheiaSettings(sandbox, {
             'ai-features.mcp.mcpServers': { listed: { command: 'node', args: ['listed-server.js'], env: { LEVEL: 'debug' } } },
             'ai-features.chat.defaultChatAgent': 'Fake',
@@ -31,6 +33,8 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
                 { name: 'Fake', command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: agentLog } },
                 // The same scripted agent under another name and log: a second agent a chat can change to.
                 { name: 'Other', command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: otherLog } },
+                // One that keeps no sessions of its own to resume: a reopened chat loads its session (which replays it).
+                { name: 'Loader', command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: loaderLog, FAKE_AGENT_NO_SESSION_STORE: '1' } },
                 { name: 'Missing', command: 'no-such-acp-agent', installCommand: 'npm install -g no-such-acp-agent' }
             ]
         });
@@ -38,7 +42,7 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
 
     beforeEach(() => bed.chat.newChat());
 
-    const agentCalls = () => fs.existsSync(agentLog) ? fs.readFileSync(agentLog, 'utf8').trim().split('\n').map(line => JSON.parse(line)) : [];
+    const agentCalls = (log = agentLog) => fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').map(line => JSON.parse(line)) : [];
 
     it('renders every kind of update: markdown, thoughts, a plan, tool calls, usage, and offers the agent\'s commands after "/"', async () => {
         const response = await bed.chat.send('stream');
@@ -311,6 +315,31 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
         await bed.chat.finished(response);
         const error = await response.locator('.theia-ChatPart-Error-message').innerText();
         expect(error).to.contain('Missing is not installed ("no-such-acp-agent" was not found). Install it with: npm install -g no-such-acp-agent');
+    });
+
+    it('reopens a chat after a page reload with an agent that cannot resume: its session is loaded, and what the agent replays is not shown again', async () => {
+        await bed.chat.finished(await bed.chat.send('@Loader echo before the reload', true));
+        const [, chatId, sessionId] = [...bed.backend.log.matchAll(/Chat (\S+): Loader session (\S+) started/g)].at(-1)!;
+        const stored = (dir: string): boolean => fs.readdirSync(dir, { withFileTypes: true })
+            .some(entry => entry.name.includes(chatId) || (entry.isDirectory() && stored(path.join(dir, entry.name))));
+        await until(() => stored(bed.sandbox.root), 'the chat to be stored', 20000);
+        const { page } = bed.window;
+        await page.reload();
+        await waitForWorkbench(page);
+        await bed.window.runCommand('Browse all chats');
+        await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ state: 'visible', timeout: 20000 });
+        await page.keyboard.press('Enter');
+        await page.locator('#chat-view-widget .theia-ResponseNode', { hasText: 'echo before the reload' }).first().waitFor({ state: 'visible', timeout: 20000 });
+        const callsBefore = agentCalls(loaderLog).length;
+
+        const next = await bed.chat.send('@Loader echo after the reload', true);
+        await bed.chat.finished(next);
+        const calls = agentCalls(loaderLog).slice(callsBefore);
+        expect(calls.filter(call => call.method === 'session/load').map(call => call.params.sessionId)).to.deep.equal([sessionId]);
+        expect(calls.some(call => call.method === 'session/resume'), 'the agent offers no session/resume').to.equal(false);
+        // The agent replayed "earlier question" and "earlier answer" while it loaded the session: the chat has its own history.
+        const text = await bed.chat.text(next);
+        expect(text).to.contain('echo after the reload').and.not.contain('earlier answer').and.not.contain('earlier question');
     });
 
     // Last: it restarts the backend.

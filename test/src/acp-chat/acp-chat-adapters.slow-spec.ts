@@ -74,6 +74,22 @@ describe('ACP chat: Claude Code and Codex (through their adapters) and Qwen Code
     });
     const openai = new MockOpenAiApi(request => {
         const result = MockOpenAiApi.lastToolResult(request.messages);
+        if (request.messages.some(message => message.role === 'user' && MockOpenAiApi.textOf(message.content).includes('[SUBTASK]'))) {
+            // A subagent's own conversation: its task is the prompt the agent tool call gave it.
+            return result?.name === 'read_file' ? { text: 'The Qwen subagent read the letters.' }
+                : { toolCall: { name: 'read_file', args: { file_path: path.join(bed.workspace, 'letters.txt') } } };
+        }
+        if (result?.name === 'agent') {
+            return { text: 'The subagent reported back.' };
+        }
+        if (MockOpenAiApi.lastUserText(request.messages).includes('[DELEGATE]') && !result) {
+            // In the foreground: Qwen Code reports a background agent's work only when it ends.
+            return {
+                toolCall: {
+                    name: 'agent', args: { description: 'Read the letters', prompt: 'Read letters.txt and report [SUBTASK]', subagent_type: 'general-purpose', run_in_background: false }
+                }
+            };
+        }
         if (result) {
             return { text: `Done (${result.name}).` };
         }
@@ -256,6 +272,23 @@ describe('ACP chat: Claude Code and Codex (through their adapters) and Qwen Code
         await bed.chat.finished(response);
         expect(await bed.chat.text(response)).to.contain('Done (write_file).');
         expect(bed.backend.log).to.match(/the agent wrote \S*qwen\.txt/);
+    });
+
+    it('Qwen Code\'s subagent (its agent tool) works under the tool call that started it: its read and its words', async () => {
+        const response = await bed.chat.send('@Qwen Ask a subagent about the letters [DELEGATE]', true);
+        // Qwen Code asks before it starts a subagent in its default mode.
+        const question = response.locator('.theia-QuestionPartRenderer-root').last();
+        await question.waitFor({ state: 'visible', timeout: 60000 }).catch(error => explain(error, 'qwen-subagent-permission'));
+        await question.locator('button.theia-QuestionPartRenderer-option', { hasText: /^Allow/ }).last().click();
+        await bed.chat.finished(response).catch(error => explain(error, 'qwen-subagent'));
+        const subagent = response.locator('.acp-subagent');
+        await subagent.first().waitFor({ state: 'visible', timeout: 20000 }).catch(error => explain(error, 'qwen-subagent-nested'));
+        expect(await subagent.count()).to.equal(1);
+        await subagent.locator('.acp-subagent-summary').click();
+        const work = await subagent.locator('.acp-subagent-parts').innerText();
+        expect(work, 'the subagent\'s read_file').to.match(/letters\.txt/);
+        expect(work, 'the subagent\'s words').to.contain('The Qwen subagent read the letters.');
+        expect(await bed.chat.text(response)).to.contain('The subagent reported back.');
     });
 
     it('Codex answers through its ACP adapter; in its default mode (Auto review) it patches by itself, the turn lists the file and Restore puts it back', async () => {

@@ -166,12 +166,17 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
         expect(agentCalls().filter(call => call.method === 'initialize').length - initializedBefore).to.equal(2);
     });
 
-    it('says in the answer when the agent asks for something the chat does not support; the agent is told so and the turn ends', async () => {
+    it('says in the answer, once per chat, when the agent asks for something the chat does not support; the agent is told so and the turn goes on', async () => {
         const response = await bed.chat.send('unsupported');
         await bed.chat.finished(response);
         const text = await bed.chat.text(response);
         expect(text).to.contain('Fake asked for x-future/ask, which this chat does not support yet; it was told so ("method not found").');
-        expect(text, 'what the agent got back').to.contain('x-future/ask: error -32601');
+        expect(text, 'what the agent got back').to.contain('x-future/ask: error -32601, _fake/hint: error -32601');
+        expect(text, 'an extension method (its name starts with "_") is optional: not worth a word').to.not.contain('asked for _fake/hint');
+        // Said once per chat: the same request in the next turn is not news.
+        const again = await bed.chat.send('unsupported');
+        await bed.chat.finished(again);
+        expect(await bed.chat.text(again)).to.contain('x-future/ask: error -32601').and.not.contain('which this chat does not support');
     });
 
     it('switches the chat\'s mode and model from the command palette', async () => {

@@ -219,8 +219,8 @@ describe('AcpAgent against a scripted ACP agent process', function (): void {
         const s = await agent.newSession({ cwd: dir, mcpServers: [] });
         const result = await s.prompt([{ type: 'text', text: 'unsupported' }]);
         expect(result.stopReason).to.equal('end_turn');
-        expect(text('agent_message_chunk')).to.equal('x-future/ask: error -32601');
-        expect(unsupported).to.deep.equal([{ session: s.sessionId, method: 'x-future/ask' }]);
+        expect(text('agent_message_chunk')).to.equal('x-future/ask: error -32601, _fake/hint: error -32601');
+        expect(unsupported).to.deep.equal([{ session: s.sessionId, method: 'x-future/ask' }, { session: s.sessionId, method: '_fake/hint' }]);
         expect(warnings.join('\n')).to.contain('The agent asked "x-future/ask", which this client does not serve');
     });
 

@@ -42,6 +42,8 @@ export class AcpChatClientImpl implements AcpChatClient {
     @inject(ILogger) @named('ai-acp-chat:AcpChatClient') protected readonly logger: ILogger;
 
     protected readonly sinks = new AcpTurnSinks();
+    /** The unsupported methods each chat was told of (the chat says each once). */
+    protected readonly toldUnsupported = new Map<string, Set<string>>();
     /** Exits that happened while no turn ran: the next turn of that chat says so. */
     readonly exitsWhileIdle = new Map<string, string>();
     /**
@@ -120,7 +122,18 @@ export class AcpChatClientImpl implements AcpChatClient {
 
     onUnsupportedRequest(chatSessionId: string, method: string): void {
         this.logger.warn(`Chat ${chatSessionId}: the agent asked "${method}", which this chat does not support; it was answered "method not found"`);
-        this.sinkOf(chatSessionId)?.onUnsupportedRequest(method);
+        // An extension method (ACP: its name starts with "_") is optional by definition: "method not found" is an expected answer.
+        if (method.startsWith('_')) {
+            return;
+        }
+        const sink = this.sinkOf(chatSessionId);
+        const told = this.toldUnsupported.get(chatSessionId) ?? new Set<string>();
+        // Once per chat: an agent that asks the same each turn (Qwen Code's craft/drainMidTurnQueue) is not news the second time.
+        if (sink && !told.has(method) && told.size < 100) {
+            told.add(method);
+            this.toldUnsupported.set(chatSessionId, told);
+            sink.onUnsupportedRequest(method);
+        }
     }
 
     async askQuestion(chatSessionId: string, question: AcpQuestion): Promise<AcpQuestionAnswer> {

@@ -47,7 +47,7 @@ describe('AcpChatBackendImpl', function (): void {
         await start();
         unsupported.length = 0;
         expect(await backend.prompt('chat-1', [{ type: 'text', text: 'unsupported' }])).to.deep.include({ ok: true, stopReason: 'end_turn' });
-        expect(unsupported).to.deep.equal(['chat-1: x-future/ask']);
+        expect(unsupported).to.deep.equal(['chat-1: x-future/ask', 'chat-1: _fake/hint']);
     });
 
     it('records what a turn changed, also files the agent wrote itself, and restores them to before the turn', async () => {

@@ -230,11 +230,13 @@ const turns: Record<string, (cx: Context, args: string[]) => Promise<acp.PromptR
         process.stderr.write('fatal: simulated crash of the fake agent\n');
         process.exit(3);
     },
-    /** Asks the client something it does not serve (a method of a newer ACP), then goes on with what it got back. */
+    /** Asks the client something it does not serve (a method of a newer ACP), then an extension method (`_fake/hint`), then goes on. */
     async unsupported(cx) {
         const answer = await cx.client.request('x-future/ask', { sessionId: cx.params.sessionId, question: 'May I?' })
             .then(() => 'answered', (error: { code?: number }) => `error ${error.code}`);
-        await say(cx, `x-future/ask: ${answer}`);
+        const extension = await cx.client.request('_fake/hint', { sessionId: cx.params.sessionId })
+            .then(() => 'answered', (error: { code?: number }) => `error ${error.code}`);
+        await say(cx, `x-future/ask: ${answer}, _fake/hint: ${extension}`);
         return { stopReason: 'end_turn' };
     },
     async garbage(cx) {

@@ -86,7 +86,8 @@ describe('ACP chat: Claude Code and Codex (through their adapters) and Qwen Code
             // In the foreground: Qwen Code reports a background agent's work only when it ends.
             return {
                 toolCall: {
-                    name: 'agent', args: { description: 'Read the letters', prompt: 'Read letters.txt and report [SUBTASK]', subagent_type: 'general-purpose', run_in_background: false }
+                    name: 'agent',
+                    args: { description: 'Read the letters', prompt: 'Read letters.txt and report [SUBTASK]', subagent_type: 'general-purpose', run_in_background: false }
                 }
             };
         }

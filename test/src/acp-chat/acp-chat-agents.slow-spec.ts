@@ -5,10 +5,9 @@ import { until } from '../support/processes';
 import { updateTheiaSettings } from '../support/sandbox';
 import { AcpChatTestbed } from '../support/acp-chat-testbed';
 import { AcpChat } from '../hosts/acp-chat-view';
-import { REPO_ROOT, TheiaBackend } from '../hosts/theia-backend';
+import { TheiaBackend } from '../hosts/theia-backend';
 import { waitForWorkbench } from '../hosts/browser';
-
-const FAKE_AGENT = path.join(REPO_ROOT, 'packages', 'acp-client', 'lib', 'node', 'test', 'fake-acp-agent-main.js');
+import { fakeAgent, fakeAgentCalls } from '../support/fake-acp-agent';
 
 /**
  * A user-defined ACP agent (the scripted fake agent, configured in the user's settings) in the
@@ -30,11 +29,11 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
             'ai-features.mcp.mcpServers': { listed: { command: 'node', args: ['listed-server.js'], env: { LEVEL: 'debug' } } },
             'ai-features.chat.defaultChatAgent': 'Fake',
             'aiCliCompanion.acp.agents': [
-                { name: 'Fake', command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: agentLog } },
+                fakeAgent('Fake', agentLog),
                 // The same scripted agent under another name and log: a second agent a chat can change to.
-                { name: 'Other', command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: otherLog } },
+                fakeAgent('Other', otherLog),
                 // One that keeps no sessions of its own to resume: a reopened chat loads its session (which replays it).
-                { name: 'Loader', command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: loaderLog, FAKE_AGENT_NO_SESSION_STORE: '1' } },
+                fakeAgent('Loader', loaderLog, { FAKE_AGENT_NO_SESSION_STORE: '1' }),
                 { name: 'Missing', command: 'no-such-acp-agent', installCommand: 'npm install -g no-such-acp-agent' }
             ]
         });
@@ -42,7 +41,7 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
 
     beforeEach(() => bed.chat.newChat());
 
-    const agentCalls = (log = agentLog) => fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').map(line => JSON.parse(line)) : [];
+    const agentCalls = (log = agentLog) => fakeAgentCalls(log);
 
     it('renders every kind of update: markdown, thoughts, a plan, tool calls, usage, and offers the agent\'s commands after "/"', async () => {
         const response = await bed.chat.send('stream');
@@ -88,7 +87,7 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
         const response = await bed.chat.send('echo #file:notes.md and #selection', true);
         await bed.chat.finished(response);
         expect(await bed.chat.text(response)).to.contain('notes.md (link: the agent reads it)').and.to.contain('notes.md:1 (link: the agent reads it)');
-        const prompt: { type: string; uri?: string; text?: string }[] = agentCalls().filter(call => call.method === 'session/prompt').pop().params.prompt;
+        const prompt: { type: string; uri?: string; text?: string }[] = agentCalls().filter(call => call.method === 'session/prompt').pop()!.params.prompt;
         const notes = `file://${path.join(fs.realpathSync(bed.workspace), 'notes.md')}`;
         expect(prompt.filter(block => block.type === 'resource_link').map(block => block.uri)).to.deep.equal([notes, `${notes}#L1`]);
         expect(prompt[0].text).to.match(/^echo \S*notes\.md and \S*notes\.md:1$/);
@@ -98,7 +97,7 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
     it('gives the agent the MCP servers of the user\'s Theia AI settings next to the IDE\'s own', async () => {
         const response = await bed.chat.send('echo servers');
         await bed.chat.finished(response);
-        const created = agentCalls().filter(call => call.method === 'session/new').pop();
+        const created = agentCalls().filter(call => call.method === 'session/new').pop()!;
         const servers: { name: string; command?: string; args?: string[]; env?: unknown[] }[] = created.params.mcpServers;
         expect(servers.map(server => server.name)).to.deep.equal(['theia', 'listed']);
         expect(servers[1]).to.deep.equal({ name: 'listed', command: 'node', args: ['listed-server.js'], env: [{ name: 'LEVEL', value: 'debug' }] });

@@ -3,9 +3,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { updateTheiaSettings } from '../support/sandbox';
 import { AcpChatTestbed } from '../support/acp-chat-testbed';
-import { REPO_ROOT } from '../hosts/theia-backend';
+import { fakeAgent } from '../support/fake-acp-agent';
 
-const FAKE_AGENT = path.join(REPO_ROOT, 'packages', 'acp-client', 'lib', 'node', 'test', 'fake-acp-agent-main.js');
 const CHAT = '#chat-view-widget';
 const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
 const COMMAND = 'command:aiCliCompanion.acceptAllDiffs';
@@ -21,7 +20,7 @@ describe('ACP chat: an agent\'s links cannot run IDE commands', function (): voi
     const bed = AcpChatTestbed.install({ 'notes.md': '# Notes\n', 'proposal.txt': 'as it was\n' }, sandbox => {
         updateTheiaSettings(sandbox, {
             'ai-features.chat.defaultChatAgent': 'Fake',
-            'aiCliCompanion.acp.agents': [{ name: 'Fake', command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: path.join(sandbox.tmp, 'fake-agent.jsonl') } }]
+            'aiCliCompanion.acp.agents': [fakeAgent('Fake', path.join(sandbox.tmp, 'fake-agent.jsonl'))]
         });
     });
 

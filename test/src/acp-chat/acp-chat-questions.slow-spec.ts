@@ -4,9 +4,7 @@ import * as path from 'path';
 import { until } from '../support/processes';
 import { updateTheiaSettings } from '../support/sandbox';
 import { AcpChatTestbed } from '../support/acp-chat-testbed';
-import { REPO_ROOT } from '../hosts/theia-backend';
-
-const FAKE_AGENT = path.join(REPO_ROOT, 'packages', 'acp-client', 'lib', 'node', 'test', 'fake-acp-agent-main.js');
+import { fakeAgent } from '../support/fake-acp-agent';
 
 /**
  * An agent's questions (ACP elicitation) in the chat of a real browser, with the scripted agent: a form checked
@@ -20,7 +18,7 @@ describe('ACP chat: the agent\'s questions as forms in the chat', function (): v
         agentLog = path.join(sandbox.tmp, 'fake-agent.jsonl');
         updateTheiaSettings(sandbox, {
             'ai-features.chat.defaultChatAgent': 'Fake',
-            'aiCliCompanion.acp.agents': [{ name: 'Fake', command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: agentLog } }]
+            'aiCliCompanion.acp.agents': [fakeAgent('Fake', agentLog)]
         });
     });
 

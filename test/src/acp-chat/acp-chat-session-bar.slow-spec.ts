@@ -5,10 +5,10 @@ import { until } from '../support/processes';
 import { updateTheiaSettings } from '../support/sandbox';
 import { AcpChatTestbed } from '../support/acp-chat-testbed';
 import { AcpChat } from '../hosts/acp-chat-view';
-import { REPO_ROOT, TheiaBackend } from '../hosts/theia-backend';
+import { TheiaBackend } from '../hosts/theia-backend';
 import { waitForWorkbench } from '../hosts/browser';
+import { fakeAgent, fakeAgentCalls } from '../support/fake-acp-agent';
 
-const FAKE_AGENT = path.join(REPO_ROOT, 'packages', 'acp-client', 'lib', 'node', 'test', 'fake-acp-agent-main.js');
 const BAR = '#chat-view-widget .acp-session-bar';
 
 /**
@@ -25,15 +25,15 @@ describe('ACP chat: the agent\'s settings and usage above the chat input, and me
         updateTheiaSettings(sandbox, {
             'ai-features.chat.defaultChatAgent': 'Fake',
             'aiCliCompanion.acp.agents': [
-                { name: 'Fake', command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: agentLog } },
-                { name: 'Legacy', command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: `${agentLog}.legacy`, FAKE_AGENT_LEGACY_SETTINGS: '1' } }
+                fakeAgent('Fake', agentLog),
+                fakeAgent('Legacy', `${agentLog}.legacy`, { FAKE_AGENT_LEGACY_SETTINGS: '1' })
             ]
         });
     });
 
     beforeEach(() => bed.chat.newChat());
 
-    const agentCalls = (log = agentLog) => fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').map(line => JSON.parse(line)) : [];
+    const agentCalls = (log = agentLog) => fakeAgentCalls(log);
     const setCalls = () => agentCalls().filter(call => call.method === 'session/set_config_option').map(call => call.params);
     const setting = (id: string) => bed.window.page.locator(`${BAR} [data-config-id="${id}"]`);
     const selected = (id: string) => setting(id).locator('select').inputValue();

@@ -1,14 +1,12 @@
 import { expect } from 'chai';
-import * as fs from 'fs';
 import * as path from 'path';
 import { until } from '../support/processes';
 import { updateTheiaSettings } from '../support/sandbox';
 import { AcpChatTestbed } from '../support/acp-chat-testbed';
 import { AcpChat } from '../hosts/acp-chat-view';
-import { REPO_ROOT, TheiaBackend } from '../hosts/theia-backend';
+import { TheiaBackend } from '../hosts/theia-backend';
 import { waitForWorkbench } from '../hosts/browser';
-
-const FAKE_AGENT = path.join(REPO_ROOT, 'packages', 'acp-client', 'lib', 'node', 'test', 'fake-acp-agent-main.js');
+import { fakeAgent, fakeAgentCalls } from '../support/fake-acp-agent';
 
 /**
  * An agent's own sessions (ACP session/list, paged) browsed from the command palette after a backend restart, one of
@@ -22,11 +20,11 @@ describe('ACP chat: the agent\'s own sessions, browsed and continued in a chat',
         updateTheiaSettings(sandbox, {
             'ai-features.chat.defaultChatAgent': 'Fake',
             // One session per page: the list is read page by page.
-            'aiCliCompanion.acp.agents': [{ name: 'Fake', command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: agentLog, FAKE_AGENT_PAGE_SIZE: '1' } }]
+            'aiCliCompanion.acp.agents': [fakeAgent('Fake', agentLog, { FAKE_AGENT_PAGE_SIZE: '1' })]
         });
     });
 
-    const agentCalls = () => fs.existsSync(agentLog) ? fs.readFileSync(agentLog, 'utf8').trim().split('\n').map(line => JSON.parse(line)) : [];
+    const agentCalls = () => fakeAgentCalls(agentLog);
     const rows = () => bed.window.page.locator('.quick-input-list .monaco-list-row');
 
     it('lists the agent\'s sessions after a backend restart, page by page, and a picked one goes on in a new chat', async () => {

@@ -3,8 +3,8 @@ import * as path from 'path';
 import { AcpAgent, AcpClientServices, AcpSession } from '@theia-cli-companion/acp-client/lib/node';
 import { boundToolCall, boundUpdate } from '@theia-cli-companion/acp-client/lib/common';
 import { Figure, now, round, summarize } from './stats';
+import { FAKE_AGENT } from '../support/fake-acp-agent';
 
-const FAKE_AGENT = require.resolve('@theia-cli-companion/acp-client/lib/node/test/fake-acp-agent-main.js');
 const FLOOD_LINES = 50000;
 /** What a flood may cost the backend at most: its output is bounded before it is kept or sent. */
 const PEAK_RSS_BOUND_MIB = 64;

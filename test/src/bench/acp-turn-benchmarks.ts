@@ -7,14 +7,14 @@ import { Readable, Writable } from 'stream';
 import { AcpChat } from '../hosts/acp-chat-view';
 import { trackProcess } from '../support/processes';
 import { Sandbox } from '../support/sandbox';
-import { REPO_ROOT, TheiaBackend } from '../hosts/theia-backend';
+import { TheiaBackend } from '../hosts/theia-backend';
 import { TheiaWindow } from '../hosts/theia-window';
 import { firstRpcFrame, watchRpcFrames } from './page-rpc-marks';
+import { FAKE_AGENT } from '../support/fake-acp-agent';
 import { MockGeminiApi } from '../mocks/mock-gemini-api';
 import { Figure, now, round, summarize } from './stats';
 
 /** The scripted ACP agent of the tests: it answers a prompt by streaming its text back. */
-export const FAKE_AGENT = path.join(REPO_ROOT, 'packages', 'acp-client', 'lib', 'node', 'test', 'fake-acp-agent-main.js');
 export const FAKE_AGENT_NAME = 'BenchFake';
 
 const chatAgentLog = (sandbox: Sandbox) => path.join(sandbox.tmp, 'bench-chat-agent.jsonl');

@@ -3,11 +3,10 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { until } from '../support/processes';
 import { createSandbox, createWorkspace, Sandbox, updateTheiaSettings } from '../support/sandbox';
-import { REPO_ROOT, TheiaBackend } from '../hosts/theia-backend';
+import { TheiaBackend } from '../hosts/theia-backend';
 import { TheiaWindow } from '../hosts/theia-window';
 import { AcpChat } from '../hosts/acp-chat-view';
-
-const FAKE_AGENT = path.join(REPO_ROOT, 'packages', 'acp-client', 'lib', 'node', 'test', 'fake-acp-agent-main.js');
+import { fakeAgent } from '../support/fake-acp-agent';
 
 /**
  * A cloned repository that nobody has read, in a real browser: its `.theia/settings.json` names
@@ -48,7 +47,7 @@ describe('A malicious repository: workspace settings never choose what runs; unt
         updateTheiaSettings(sandbox, {
             'aiCliCompanion.gemini.command': userCli,
             'aiCliCompanion.tasks.command': userTaskCli,
-            'aiCliCompanion.acp.agents': [{ name: 'Fake', command: process.execPath, args: [FAKE_AGENT], env: { FAKE_AGENT_LOG: agentLog } }],
+            'aiCliCompanion.acp.agents': [fakeAgent('Fake', agentLog)],
             'ai-features.chat.defaultChatAgent': 'Fake',
             // The user's own MCP server, with its token, which the user does not give to Fake.
             'ai-features.mcp.mcpServers': { mine: { serverUrl: 'http://127.0.0.1:9/mcp', serverAuthToken: 'the-users-mcp-token', autostart: false } },

@@ -217,19 +217,27 @@ describe('ACP chat: the agent\'s settings and usage above the chat input, and me
         expect(sent.find(block => block.type === 'image')).to.deep.include({ mimeType: 'image/png' });
     });
 
-    it('a stopped turn sends nothing queued: the message waits, and Send now sends it', async () => {
+    it('a stopped turn sends nothing queued: each message waits for its Send now, also after the one sent that way ends', async () => {
         const running = await bed.chat.send(`hold ${path.join(bed.sandbox.tmp, 'never-released')}`);
         await running.locator('.theia-ResponseNode', { hasText: 'Holding.' }).waitFor({ state: 'visible', timeout: 20000 });
         await bed.chat.sendWhileRunning('echo after the stop');
-        await until(async () => (await bed.chat.queued()).length === 1, 'the message queued', 10000);
+        await bed.chat.sendWhileRunning('echo the second one');
+        await until(async () => (await bed.chat.queued()).length === 2, 'two messages queued', 10000);
         const before = prompts().length;
         await bed.chat.stop();
         await queueButton('echo after the stop', 'send').waitFor({ state: 'visible', timeout: 20000 });
         expect(prompts().length, 'nothing sent after Stop').to.equal(before);
         await queueButton('echo after the stop', 'send').click();
         await until(() => prompts().at(-1) === 'echo after the stop', 'the message sent on demand', 20000);
-        expect(await bed.chat.queued()).to.deep.equal([]);
+        // Its turn ends; the queue stays paused: the second one still waits for the user.
+        const onDemand = bed.window.page.locator('#chat-view-widget .theia-ChatNode[aria-label^="Response from"]', { hasText: 'echo after the stop' });
+        await until(async () => await onDemand.count() > 0 && !await onDemand.locator('.theia-ChatContentInProgress').count()
+            && await onDemand.locator('.theia-ChatNodeToolbar').count() > 0, 'the turn of the message sent on demand to end', 20000);
+        expect(await bed.chat.queued()).to.deep.equal(['echo the second one']);
         expect(prompts().slice(before), 'exactly the message sent on demand, nothing by itself').to.deep.equal(['echo after the stop']);
+        await queueButton('echo the second one', 'send').click();
+        await until(() => prompts().at(-1) === 'echo the second one', 'the second message sent on demand', 20000);
+        expect(await bed.chat.queued()).to.deep.equal([]);
     });
 
     // Last: it restarts the backend.

@@ -64,5 +64,24 @@ describe('ACP chat: the agent\'s own sessions, browsed and continued in a chat',
         expect(calls.map(call => `${call.method} ${call.params.sessionId ?? ''}`.trim())).to.deep.equal([
             `session/resume ${sessionIds[0]}`, `session/prompt ${sessionIds[0]}`
         ]);
+
+        // Picked again from another chat: the chat that holds it is shown, no second chat drives the session.
+        await bed.chat.newChat();
+        await next.waitFor({ state: 'detached', timeout: 10000 });
+        await bed.window.runCommand('Browse Agent Sessions');
+        await bed.window.pickQuickItem('Fake');
+        const wanted = rows().filter({ hasText: `Session ${sessionIds[0]}` });
+        await until(async () => {
+            if (await wanted.count()) {
+                return true;
+            }
+            await rows().filter({ hasText: 'More sessions' }).click().catch(() => undefined);
+            return false;
+        }, `session ${sessionIds[0]} listed`, 20000, 250);
+        const callsBefore2 = agentCalls().length;
+        await wanted.click();
+        // That chat's answer is on screen again (a new chat would be empty), and the agent was asked nothing.
+        await next.waitFor({ state: 'visible', timeout: 10000 });
+        expect(agentCalls().slice(callsBefore2).filter(call => call.method.startsWith('session/'))).to.deep.equal([]);
     });
 });

@@ -58,7 +58,7 @@ export class AcpChatInputWidget extends AIChatInputWidget {
 
     /** A message sent while an ACP agent's turn runs waits for it to end, instead of cancelling it. */
     override set onQuery(query: Query) {
-        super.onQuery = async (prompt, mode, ...rest) => {
+        super.onQuery = async (prompt, mode, capabilityOverrides, genericCapabilitySelections, ...rest) => {
             const chat = this._chatModel;
             const running = chat && this.acpQueue.running(chat);
             // Also while a queued message is on its way (no request yet): it goes first, this one after it.
@@ -66,10 +66,11 @@ export class AcpChatInputWidget extends AIChatInputWidget {
                 // The message's images stay registered while it waits (Theia resolves them only when it is sent).
                 const images = new Map(this.pendingImageDisposables);
                 this.pendingImageDisposables.clear();
-                this.acpQueue.add(chat, { text: prompt, modeId: mode, variables: this.getAllVariablesForRequest() }, images);
+                // As Theia's chat view would send it (server tool selections, Theia 1.74 on, do not apply to ACP agents).
+                this.acpQueue.add(chat, { text: prompt, modeId: mode, capabilityOverrides, genericCapabilitySelections, variables: this.getAllVariablesForRequest() }, images);
                 return;
             }
-            return query(prompt, mode, ...rest);
+            return query(prompt, mode, capabilityOverrides, genericCapabilitySelections, ...rest);
         };
     }
 

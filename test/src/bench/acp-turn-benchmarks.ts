@@ -25,6 +25,8 @@ export function fakeAgentSetting(sandbox: Sandbox): Record<string, unknown> {
     return { 'aiCliCompanion.acp.agents': [{ name: FAKE_AGENT_NAME, command: process.execPath, args: [FAKE_AGENT], env }] };
 }
 const GOAL = 1.2;
+/** The floor chat agent of `test/bench-floor`: a Theia AI chat agent whose backend streams the message back. */
+const FLOOR_AGENT = 'BenchFloor';
 
 /** How one agent is started by the bare client, and when it (or its model) had a prompt: for the breakdown. */
 export interface BenchAgent {
@@ -138,11 +140,18 @@ function withTimeout<T>(promise: Promise<T>, what: string, timeoutMs = 60000): P
         .finally(() => clearTimeout(timer));
 }
 
+type Samples<K extends string> = Record<K, number[]>;
+type OursSamples = Samples<'total' | 'frontend' | 'toAgent' | 'toPage' | 'render' | 'busy'>;
+type FloorSamples = Samples<'total' | 'echo' | 'frontend' | 'toBackend' | 'toPage' | 'render'>;
+const samples = <K extends string>(...keys: K[]): Samples<K> => Object.fromEntries(keys.map(key => [key, []])) as unknown as Samples<K>;
+
 /**
  * A chat turn's overhead: from Enter in Theia AI's chat to the agent's first text shown in the response,
- * against a bare ACP SDK client sending the same prompt to the same agent, alternating. Both sessions are
- * started before the first timed turn (an agent's start is not a turn's cost). Ours is broken down where
- * the prompt leaves the page, where the agent (or its model) has it, and where its text arrives in the page.
+ * against a bare ACP SDK client sending the same prompt to the same agent, and the floor chat agent of
+ * `test/bench-floor` (a Theia AI chat agent whose backend streams the message back), alternating. Both sessions
+ * are started before the first timed turn (an agent's start is not a turn's cost). Ours and the floor are broken
+ * down where the prompt leaves the page, where the agent (its model, the floor's backend) has it, and where the
+ * text arrives in the page.
  */
 export async function benchAcpTurn(options: { quick: boolean; workspace: string }, window: TheiaWindow, backend: TheiaBackend, agent: BenchAgent): Promise<Figure> {
     const rounds = options.quick ? 2 : 20;
@@ -151,10 +160,12 @@ export async function benchAcpTurn(options: { quick: boolean; workspace: string 
     await chat.finished(await chat.send(`@${agent.name} warm-up`, true));
     const bare = new BareAcpClient(agent, options.workspace);
     await bare.open(options.workspace);
-    const ours = { total: [] as number[], frontend: [] as number[], toAgent: [] as number[], toPage: [] as number[], render: [] as number[], busy: [] as number[] };
-    const base = { total: [] as number[], toAgent: [] as number[], back: [] as number[] };
+    const ours = samples('total', 'frontend', 'toAgent', 'toPage', 'render', 'busy');
+    const base = samples('total', 'toAgent', 'back');
+    const floor = samples('total', 'echo', 'frontend', 'toBackend', 'toPage', 'render');
     try {
         await bare.turn('warm-up');
+        await chat.finished(await chat.send(`@${FLOOR_AGENT} warm-up`, true));
         for (let round = 0; round < rounds; round++) {
             const token = `ping-${round}-${Date.now()}`;
             const bareTurn = await bare.turn(token);
@@ -162,33 +173,66 @@ export async function benchAcpTurn(options: { quick: boolean; workspace: string 
             base.total.push(bareTurn.shown - bareTurn.sent);
             base.toAgent.push(bareAgentAt - bareTurn.sent);
             base.back.push(bareTurn.shown - bareAgentAt);
-
-            await watchRpcFrames(window, [token]);
-            const turn = await chatTurn(chat, window, agent.name, token);
-            const frame = await firstRpcFrame(window, token, { after: turn.sent });
-            const agentAt = agent.received(token, turn.sent);
-            // The agent streams the prompt back: the first frame bringing the token after the agent had it is its text.
-            const back = await firstRpcFrame(window, token, { after: agentAt, direction: 'in' });
-            ours.total.push(turn.shown - turn.sent);
-            ours.frontend.push(frame - turn.sent);
-            ours.toAgent.push(agentAt - frame);
-            ours.toPage.push(back - agentAt);
-            ours.render.push(turn.shown - back);
-            ours.busy.push(turn.busyMs);
+            await oursRound(chat, window, agent, token, ours);
+            await floorRound(chat, window, `ping-${round}-${Date.now()}`, floor);
         }
     } finally {
         await watchRpcFrames(window, []);
         await bare.close();
     }
+    return turnFigure(agent, ours, base, floor);
+}
+
+async function oursRound(chat: AcpChat, window: TheiaWindow, agent: BenchAgent, token: string, ours: OursSamples): Promise<void> {
+    await watchRpcFrames(window, [token]);
+    const turn = await chatTurn(chat, window, agent.name, token);
+    const frame = await firstRpcFrame(window, token, { after: turn.sent });
+    const agentAt = agent.received(token, turn.sent);
+    // The agent streams the prompt back: the first frame bringing the token after the agent had it is its text.
+    const back = await firstRpcFrame(window, token, { after: agentAt, direction: 'in' });
+    ours.total.push(turn.shown - turn.sent);
+    ours.frontend.push(frame - turn.sent);
+    ours.toAgent.push(agentAt - frame);
+    ours.toPage.push(back - agentAt);
+    ours.render.push(turn.shown - back);
+    ours.busy.push(turn.busyMs);
+}
+
+async function floorRound(chat: AcpChat, window: TheiaWindow, token: string, floor: FloorSamples): Promise<void> {
+    await watchRpcFrames(window, [token]);
+    const turn = await chatTurn(chat, window, FLOOR_AGENT, token);
+    const echo = (await floorEchoes(window)).find(candidate => candidate.text.includes(token));
+    if (!echo) {
+        throw new Error(`the floor chat's backend did not echo ${token}`);
+    }
+    const out = await firstRpcFrame(window, token, { after: turn.sent });
+    const back = await firstRpcFrame(window, token, { after: echo.sentAt, direction: 'in' });
+    floor.total.push(turn.shown - turn.sent);
+    floor.echo.push(echo.sentAt - echo.receivedAt);
+    floor.frontend.push(out - turn.sent);
+    floor.toBackend.push(echo.receivedAt - out);
+    floor.toPage.push(back - echo.sentAt);
+    floor.render.push(turn.shown - back);
+}
+
+function turnFigure(agent: BenchAgent, ours: OursSamples, base: Samples<'total' | 'toAgent' | 'back'>, floor: FloorSamples): Figure {
     const measured = summarize(ours.total);
     const baseline = summarize(base.total);
-    const median = (samples: number[]) => round(summarize(samples).median);
+    const median = (values: number[]) => round(summarize(values).median);
+    // What any backend-driven chat agent of Theia AI adds to its backend's own time; ours adds to the bare client's.
+    const added = measured.median - baseline.median;
+    const floorAdded = summarize(floor.total).median - summarize(floor.echo).median;
     return {
         id: agent.id, title: `Prompt sent in the chat → the agent's first text shown (${agent.label})`, unit: 'ms', measured,
         baselineName: 'a bare ACP SDK client, prompt → first text chunk, same agent', baseline,
-        goal: `≤ ${GOAL} × the bare client (median)`, goalMet: measured.median <= GOAL * baseline.median,
+        goal: `added over the bare client ≤ ${GOAL} × the floor chat agent's added over its backend (medians)`, goalMet: added <= GOAL * floorAdded,
         notes: {
-            'added (ms, median)': Math.round(measured.median - baseline.median),
+            'added (ms, median)': Math.round(added),
+            'floor: a Theia AI chat agent whose backend streams the message back (test/bench-floor), Enter → shown (median / p95)':
+                `${median(floor.total)} / ${round(summarize(floor.total).p95)}`,
+            'floor: added over its backend\'s echo (median); ours ÷ floor': `${round(floorAdded)}; ${round(added / floorAdded)}`,
+            'floor: Enter → page; → backend; → page; → shown (medians)':
+                `${median(floor.frontend)}; ${median(floor.toBackend)}; ${median(floor.toPage)}; ${median(floor.render)}`,
             'ours: Enter → the prompt leaves the page (Theia AI, our chat agent; median)': median(ours.frontend),
             [`ours: page → ${agent.receivedBy} (RPC, backend: turn snapshot, ACP; median)`]: median(ours.toAgent),
             [`ours: ${agent.receivedBy} → its text arrives in the page (agent, backend, RPC; median)`]: median(ours.toPage),
@@ -239,4 +283,10 @@ async function chatTurn(chat: AcpChat, window: TheiaWindow, agentName: string, t
     const { at, busyMs } = await shown;
     await chat.finished(response);
     return { sent: chat.lastSentAt, shown: at, busyMs };
+}
+
+/** When the floor chat's backend had each message and sent it back, from the page (the bench-floor extension exposes them). */
+function floorEchoes(theia: TheiaWindow): Promise<{ text: string; receivedAt: number; sentAt: number }[]> {
+    return theia.page.evaluate(() => (window as unknown as { cliCompanionBenchFloor: { echoes(): Promise<{ text: string; receivedAt: number; sentAt: number }[]> } })
+        .cliCompanionBenchFloor.echoes());
 }

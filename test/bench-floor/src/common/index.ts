@@ -1,1 +1,2 @@
 export * from './bench-floor-protocol';
+export * from './bench-floor-chat-protocol';

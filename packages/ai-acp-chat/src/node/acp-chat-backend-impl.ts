@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { ILogger } from '@theia/core/lib/common/logger';
 import { AcpAgentNotFoundError } from '@theia-cli-companion/acp-client/lib/node';
 import { toolOutputText } from '@theia-cli-companion/acp-client/lib/common';
-import { IDE_MCP_SERVER_NAME, mcpServersForAgent } from '../common/theia-mcp-servers';
+import { mcpServersForAgent } from '../common/theia-mcp-servers';
 import { CheckpointRetention, CheckpointRetentionSchema } from '../common/checkpoint-retention';
 import { AcpAgentLauncher } from './acp-agent-launcher';
 import {
@@ -25,6 +25,7 @@ import {
 } from '../common/acp-chat-protocol';
 import type { AcpAgentDefinition } from '@theia-cli-companion/acp-client/lib/common';
 import { endSession, listAgentSessions, reopenSession } from './acp-agent-sessions';
+import { ideServerFor } from './ide-server-for';
 
 /** How the window's server is named to the agent: Gemini CLI shows its tools to the model as `mcp_theia_<tool>`. */
 export { IDE_MCP_SERVER_NAME } from '../common/theia-mcp-servers';
@@ -122,7 +123,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
             chat.agent.initializeResponse?.agentCapabilities?.mcpCapabilities);
         shared.leftOut.forEach(({ name, reason }) => this.logger.info(`Chat ${request.chatSessionId}: MCP server ${name} not offered to ${request.agent.name}: ${reason}`));
         chat.sharedMcpServers = { offered: shared.servers.map(server => server.name), leftOut: shared.leftOut };
-        const mcpServers = [...this.ideServerFor(request.agent.name, chat), ...shared.servers];
+        const mcpServers = [...ideServerFor(request.agent.name, chat, this.windowCredentials), ...shared.servers];
         let loadFailure: string | undefined;
         let how = 'started';
         if (request.loadSessionId) {
@@ -185,21 +186,6 @@ export class AcpChatBackendImpl implements AcpChatBackend {
             const now = this.chats.get(chatSessionId)?.agentName;
             throw new Error(`This chat now talks to ${now ?? 'another agent'}, not ${chat?.agentName ?? 'this agent'}; the request was refused`);
         }
-    }
-
-    /**
-     * The window's companion server, with a secret of this agent's own, when the window runs one
-     * and the agent speaks MCP over HTTP: the agent gets the IDE's tools (diagnostics, open editors, …).
-     */
-    protected ideServerFor(agentName: string, chat: ChatBinding): acp.McpServer[] {
-        if (!chat.agent.initializeResponse?.agentCapabilities?.mcpCapabilities?.http) {
-            return [];
-        }
-        chat.credential ??= this.windowCredentials.issueAgentCredential(`ACP agent ${agentName}`);
-        if (!chat.credential) {
-            return [];
-        }
-        return [{ type: 'http', name: IDE_MCP_SERVER_NAME, url: chat.credential.url, headers: [{ name: 'Authorization', value: `Bearer ${chat.credential.token}` }] }];
     }
 
     protected launch(request: StartAcpSessionRequest): ChatBinding {

@@ -7,9 +7,7 @@ import { FileUri } from '@theia/core/lib/common/file-uri';
 import { EnvVariablesServer } from '@theia/core/lib/common/env-variables';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 import { ensurePrivateDirectory, writePrivateFileAtomic } from '@theia-cli-companion/safe-files/lib/node';
-import {
-    BlobStore, diskUsage, restoreSnapshotFile, StorageUsageContribution, StoreGuard, WorkspaceSnapshot, WorkspaceSnapshotter
-} from '@theia-cli-companion/ai-cli-core/lib/node';
+import { BlobStore, restoreSnapshotFile, StorageUsageContribution, StoreGuard, WorkspaceSnapshot, WorkspaceSnapshotter } from '@theia-cli-companion/ai-cli-core/lib/node';
 import type { SnapshotFileChange, StorageUsage } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { AcpRestoreResult, AcpTurnCheckpoint } from '../common/acp-chat-protocol';
 import { CheckpointRetention, DEFAULT_CHECKPOINT_RETENTION } from '../common/checkpoint-retention';
@@ -19,14 +17,14 @@ import {
     unreadableIn
 } from './acp-turn-records';
 import { DelayedRun } from './delayed-run';
+import { checkpointStorageUsage } from './checkpoint-storage-usage';
 
 const MIB = 1024 * 1024;
 
 /**
- * Checkpoints of ACP chat turns: the workspace folders are snapshotted (with the store agent tasks use)
- * when a turn starts and when it ends, so the files it changed, whoever wrote them (through the client or
- * the agent itself), can be listed, compared and restored. Kept under
- * `<THEIA_CONFIG_DIR>/cli-companion/acp-checkpoints`, so a restore still works after a backend restart.
+ * Checkpoints of ACP chat turns: the workspace folders are snapshotted (with the store agent tasks use) when a turn
+ * starts and when it ends, so the files it changed, whoever wrote them (the client or the agent itself), can be listed,
+ * compared and restored. Kept under `<THEIA_CONFIG_DIR>/cli-companion/acp-checkpoints`, so a restore outlives a restart.
  */
 @injectable()
 export class AcpTurnCheckpoints implements StorageUsageContribution {
@@ -387,12 +385,6 @@ export class AcpTurnCheckpoints implements StorageUsageContribution {
 
     /** The space the checkpoint store takes, for the status view. */
     async storageUsage(): Promise<StorageUsage> {
-        const { dir } = await this.open();
-        const [blobs, git, records] = await Promise.all(['blobs', 'git', 'chats'].map(part => diskUsage(path.join(dir, part))));
-        return {
-            id: 'acp-checkpoints', label: 'Chat turn checkpoints', path: dir, bytes: blobs + git + records,
-            limit: { bytes: this.retention.maxStorageMegabytes * MIB, counts: ['blobs', 'records'] },
-            parts: [{ name: 'blobs', bytes: blobs }, { name: 'records', bytes: records }, { name: 'git', bytes: git }]
-        };
+        return checkpointStorageUsage((await this.open()).dir, this.retention.maxStorageMegabytes);
     }
 }

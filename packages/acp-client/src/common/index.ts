@@ -2,6 +2,7 @@
 export * from './acp-agent-definition';
 export * from './acp-logger';
 export * from './output-buffer';
+export * from './own-field';
 export * from './question-form';
 export * from './subagent-parent';
 export * from './tool-call-tracker';

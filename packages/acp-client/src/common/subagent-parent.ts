@@ -1,3 +1,5 @@
+import { ownField } from './own-field';
+
 /** Tool call ids longer than this are not taken as a parent: no adapter makes them that long. */
 const MAX_PARENT_ID_LENGTH = 256;
 
@@ -10,11 +12,6 @@ const MAX_PARENT_ID_LENGTH = 256;
 export function subagentParentOf(message: { readonly _meta?: unknown }): string | undefined {
     const meta = message._meta;
     return parentId(ownField(ownField(meta, 'claudeCode'), 'parentToolUseId')) ?? parentId(ownField(meta, 'parentToolCallId'));
-}
-
-function ownField(value: unknown, key: string): unknown {
-    return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.prototype.hasOwnProperty.call(value, key)
-        ? (value as Record<string, unknown>)[key] : undefined;
 }
 
 function parentId(value: unknown): string | undefined {

@@ -3,7 +3,7 @@ import type { KeyStoreService } from '@theia/core/lib/common/key-store';
 import type { QuickInputService } from '@theia/core/lib/common/quick-pick-service';
 import { LanguageModelRequirement, PromptVariantSet } from '@theia/ai-core';
 import { nls } from '@theia/core/lib/common/nls';
-import { AcpAgentDefinition } from '@theia-cli-companion/acp-client/lib/common';
+import { AcpAgentDefinition, isRecord, ownField } from '@theia-cli-companion/acp-client/lib/common';
 import type { DiffReviewService } from '@theia-cli-companion/ai-cli-core/lib/browser';
 import { AcpChatBackend, AcpPromptResult, AcpSessionInfo, AcpStartResult } from '../common/acp-chat-protocol';
 import { describeStartFailure } from './describe-start-failure';
@@ -266,7 +266,7 @@ export class AcpChatAgent implements ChatAgent {
         const settings = request.session.settings ?? {};
         const ids = settings[ACP_SESSION_IDS_SETTING];
         if (isRecord(ids)) {
-            const id = Object.prototype.hasOwnProperty.call(ids, this.name) ? ids[this.name] : undefined;
+            const id = ownField(ids, this.name);
             return typeof id === 'string' ? id : undefined;
         }
         const legacy = settings[ACP_SESSION_SETTING];
@@ -286,7 +286,7 @@ export class AcpChatAgent implements ChatAgent {
     /** Remembers whether the chat's session came from the agent's own list: deleting the chat then only closes it. */
     protected noteAdopted(request: MutableChatRequestModel, session: AcpSessionInfo): void {
         const adopted = request.session.settings?.[ACP_ADOPTED_SESSIONS_SETTING];
-        if (isRecord(adopted) && Object.prototype.hasOwnProperty.call(adopted, this.name) && adopted[this.name] === session.sessionId) {
+        if (ownField(adopted, this.name) === session.sessionId) {
             this.adopted.add(request.session.id);
         }
     }
@@ -381,10 +381,6 @@ export class AcpChatAgent implements ChatAgent {
             this.sessions.set(chatId, { ...session, modes: { ...session.modes, currentModeId: modeId } });
         }
     }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-    return !!value && typeof value === 'object' && !Array.isArray(value);
 }
 
 /**

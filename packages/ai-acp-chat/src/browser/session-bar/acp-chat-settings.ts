@@ -2,6 +2,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import { inject, injectable, postConstruct } from '@theia/core/shared/inversify';
 import { ChatService } from '@theia/ai-chat';
 import { nls } from '@theia/core/lib/common/nls';
+import { isRecord, ownField } from '@theia-cli-companion/acp-client/lib/common';
 import { AcpChatBackend, AcpSessionInfo } from '../../common/acp-chat-protocol';
 import { AcpChatSessionStates } from '../acp-chat-session-states';
 
@@ -111,10 +112,6 @@ function choicesOf(chat: ChatSettingsHolder): Record<string, unknown> {
 
 /** The record under `key` (agent names come from settings: only own keys count). */
 function ownRecord(record: Record<string, unknown>, key: string): Record<string, unknown> {
-    const value = Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+    const value = ownField(record, key);
     return isRecord(value) ? value : {};
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-    return !!value && typeof value === 'object' && !Array.isArray(value);
 }

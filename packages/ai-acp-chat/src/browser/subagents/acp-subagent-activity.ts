@@ -39,8 +39,4 @@ export class AcpSubagentActivity {
     toSerializable(): SerializableChatResponseContentData[] {
         return this.parts.flatMap(part => part.toSerializable ? [part.toSerializable()] : []);
     }
-
-    dispose(): void {
-        this.onDidChangeEmitter.dispose();
-    }
 }

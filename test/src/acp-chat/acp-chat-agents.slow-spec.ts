@@ -331,8 +331,9 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
         await page.reload();
         await waitForWorkbench(page);
         await bed.window.runCommand('Browse all chats');
-        await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ state: 'visible', timeout: 20000 });
-        await page.keyboard.press('Enter');
+        const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'echo before the reload' }).first();
+        await row.waitFor({ state: 'visible', timeout: 20000 });
+        await row.click();
         await page.locator('#chat-view-widget .theia-ResponseNode', { hasText: 'echo before the reload' }).first().waitFor({ state: 'visible', timeout: 20000 });
         const callsBefore = agentCalls(loaderLog).length;
 
@@ -362,9 +363,10 @@ describe('ACP chat: user-defined agents, their file reads, terminals, cancel and
             const callsBefore = agentCalls().length;
             await waitForWorkbench(page);
             await bed.window.runCommand('Browse all chats');
-            // The most recent chat comes first: this one.
-            await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ state: 'visible', timeout: 20000 });
-            await page.keyboard.press('Enter');
+            // This chat, by its title (its first message): an earlier test's chat may have been stored after it.
+            const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'selfwrite' }).first();
+            await row.waitFor({ state: 'visible', timeout: 20000 });
+            await row.click();
             await page.locator('#chat-view-widget .theia-ResponseNode', { hasText: 'Changed in this turn: epsilon.txt' }).first()
                 .waitFor({ state: 'visible', timeout: 20000 });
             const next = await bed.chat.send(`echo after the ${when}`);

@@ -5,3 +5,4 @@ export * from './find-executable';
 export * from './process-group';
 export * from './process-identity';
 export * from './process-liveness';
+export * from './spawn-helper';

@@ -3,21 +3,12 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import { currentPidNamespace, currentProcessIdentity, parseProcessStat, readProcessStat, SYSTEM_PROCESSES } from './process-identity';
 import { deadPid } from './test/dead-pid';
+import { until } from './test/until';
 
 /** A /proc/<pid>/stat line with 52 fields; `startTime` is field 22. */
 function statLine(pid: number, comm: string, state: string, startTime: number | string): string {
     const fields = [state, ...Array.from({ length: 18 }, (_, i) => String(i + 1)), String(startTime), ...Array.from({ length: 30 }, () => '0')];
     return `${pid} (${comm}) ${fields.join(' ')}\n`;
-}
-
-async function until(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!condition()) {
-        if (Date.now() > deadline) {
-            throw new Error(`Timed out waiting for ${what}`);
-        }
-        await new Promise(resolve => setTimeout(resolve, 10));
-    }
 }
 
 describe('process identity', () => {

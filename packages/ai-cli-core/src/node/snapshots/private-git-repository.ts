@@ -1,8 +1,7 @@
-import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { ensurePrivateDirectory, writePrivateFileAtomic } from '@theia-cli-companion/safe-files/lib/node';
-import { absolutePathEntries, findAbsoluteExecutable } from '@theia-cli-companion/cli-process/lib/node';
+import { absolutePathEntries, findAbsoluteExecutable, SpawnHelper } from '@theia-cli-companion/cli-process/lib/node';
 
 /** A git command of ours failed: what it was and what git said. */
 export class GitCommandError extends Error {
@@ -178,16 +177,13 @@ function splitBatch(output: Buffer): Map<string, Buffer> {
     return contents;
 }
 
-function run(command: string, args: readonly string[], options: { env: NodeJS.ProcessEnv; cwd?: string; input?: string | Buffer }): Promise<Buffer> {
-    return new Promise((resolve, reject) => {
-        const child = spawn(command, [...args], { env: options.env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'], shell: false });
-        const out: Buffer[] = [];
-        const err: Buffer[] = [];
-        child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-        child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-        child.on('error', reject);
-        child.on('close', code => code === 0 ? resolve(Buffer.concat(out)) : reject(new GitCommandError(args, code, Buffer.concat(err).toString())));
-        child.stdin.on('error', () => undefined);
-        child.stdin.end(options.input);
-    });
+/** Git runs from the spawn helper: a fork of a large backend per git command would cost more than many of the commands. */
+const spawnHelper = new SpawnHelper();
+
+async function run(command: string, args: readonly string[], options: { env: NodeJS.ProcessEnv; cwd?: string; input?: string | Buffer }): Promise<Buffer> {
+    const result = await spawnHelper.run({ command, args, env: options.env, cwd: options.cwd, input: options.input });
+    if (result.code !== 0) {
+        throw new GitCommandError(args, result.code, result.stderr.toString());
+    }
+    return result.stdout;
 }

@@ -1,1 +1,2 @@
 export * from './dead-pid';
+export * from './until';

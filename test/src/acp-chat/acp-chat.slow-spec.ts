@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import * as fs from 'fs';
 import * as path from 'path';
 import { MockGeminiApi } from '../mocks/mock-gemini-api';
-import { until } from '../support/processes';
+import { descendantsOf, readCommandLine, until } from '../support/processes';
 import { prepareGeminiAcp } from '../clis/gemini-acp-setup';
 import { AcpChatTestbed } from '../support/acp-chat-testbed';
 import { updateTheiaSettings } from '../support/sandbox';
@@ -61,6 +61,9 @@ describe('ACP chat: the real gemini --acp in Theia AI\'s chat', function (): voi
         const header = await response.getAttribute('aria-label');
         expect(header).to.match(/Gemini/);
         expect(mock.requests.some(request => MockGeminiApi.lastUserText(request.contents).includes('Say hello'))).to.equal(true);
+        // The turn's snapshots ran git from the spawn helper, found in the app's bundled backend, not forked from the backend.
+        const helpers = descendantsOf(bed.backend.pid).filter(pid => readCommandLine(pid).includes('spawn-helper-main.js'));
+        expect(helpers, 'the spawn helper, a child of the backend').to.have.length(1);
     });
 
     it('asks permission for a write with the change in a Monaco diff; accepting it there writes the file', async () => {

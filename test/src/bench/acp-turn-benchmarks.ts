@@ -10,6 +10,7 @@ import { Sandbox } from '../support/sandbox';
 import { TheiaBackend } from '../hosts/theia-backend';
 import { TheiaWindow } from '../hosts/theia-window';
 import { firstRpcFrame, watchRpcFrames } from './page-rpc-marks';
+import { markAt, takeBackendMarks } from './backend-marks';
 import { FAKE_AGENT } from '../support/fake-acp-agent';
 import { MockGeminiApi } from '../mocks/mock-gemini-api';
 import { Figure, now, round, summarize } from './stats';
@@ -141,7 +142,7 @@ function withTimeout<T>(promise: Promise<T>, what: string, timeoutMs = 60000): P
 }
 
 type Samples<K extends string> = Record<K, number[]>;
-type OursSamples = Samples<'total' | 'frontend' | 'toAgent' | 'toPage' | 'render' | 'busy'>;
+type OursSamples = Samples<'total' | 'frontend' | 'toAgent' | 'toPage' | 'render' | 'busy' | 'toBackend' | 'beforeAgent' | 'acpToAgent' | 'backToBackend' | 'backendToPage'>;
 type FloorSamples = Samples<'total' | 'echo' | 'frontend' | 'toBackend' | 'toPage' | 'render'>;
 const samples = <K extends string>(...keys: K[]): Samples<K> => Object.fromEntries(keys.map(key => [key, []])) as unknown as Samples<K>;
 
@@ -160,7 +161,7 @@ export async function benchAcpTurn(options: { quick: boolean; workspace: string 
     await chat.finished(await chat.send(`@${agent.name} warm-up`, true));
     const bare = new BareAcpClient(agent, options.workspace);
     await bare.open(options.workspace);
-    const ours = samples('total', 'frontend', 'toAgent', 'toPage', 'render', 'busy');
+    const ours = samples('total', 'frontend', 'toAgent', 'toPage', 'render', 'busy', 'toBackend', 'beforeAgent', 'acpToAgent', 'backToBackend', 'backendToPage');
     const base = samples('total', 'toAgent', 'back');
     const floor = samples('total', 'echo', 'frontend', 'toBackend', 'toPage', 'render');
     try {
@@ -185,11 +186,23 @@ export async function benchAcpTurn(options: { quick: boolean; workspace: string 
 
 async function oursRound(chat: AcpChat, window: TheiaWindow, agent: BenchAgent, token: string, ours: OursSamples): Promise<void> {
     await watchRpcFrames(window, [token]);
+    await takeBackendMarks(window);
     const turn = await chatTurn(chat, window, agent.name, token);
     const frame = await firstRpcFrame(window, token, { after: turn.sent });
     const agentAt = agent.received(token, turn.sent);
     // The agent streams the prompt back: the first frame bringing the token after the agent had it is its text.
     const back = await firstRpcFrame(window, token, { after: agentAt, direction: 'in' });
+    const marks = await takeBackendMarks(window);
+    const received = markAt(marks, 'acp-turn:prompt-received', frame);
+    const toAgent = markAt(marks, 'acp-turn:prompt-to-agent', received);
+    // The update bringing the text: the last one the backend had before that frame left it.
+    const updates = marks.filter(mark => mark.name === 'acp-turn:update-received' && mark.at >= agentAt && mark.at <= back);
+    const updateAt = updates.length ? updates[updates.length - 1].at : markAt(marks, 'acp-turn:update-received', agentAt);
+    ours.toBackend.push(received - frame);
+    ours.beforeAgent.push(toAgent - received);
+    ours.acpToAgent.push(agentAt - toAgent);
+    ours.backToBackend.push(updateAt - agentAt);
+    ours.backendToPage.push(back - updateAt);
     ours.total.push(turn.shown - turn.sent);
     ours.frontend.push(frame - turn.sent);
     ours.toAgent.push(agentAt - frame);
@@ -235,7 +248,10 @@ function turnFigure(agent: BenchAgent, ours: OursSamples, base: Samples<'total' 
                 `${median(floor.frontend)}; ${median(floor.toBackend)}; ${median(floor.toPage)}; ${median(floor.render)}`,
             'ours: Enter → the prompt leaves the page (Theia AI, our chat agent; median)': median(ours.frontend),
             [`ours: page → ${agent.receivedBy} (RPC, backend: turn snapshot, ACP; median)`]: median(ours.toAgent),
+            [`ours, by the backend's marks: page → backend; backend before the agent (the turn's snapshot); → ${agent.receivedBy} (medians)`]:
+                `${median(ours.toBackend)}; ${median(ours.beforeAgent)}; ${median(ours.acpToAgent)}`,
             [`ours: ${agent.receivedBy} → its text arrives in the page (agent, backend, RPC; median)`]: median(ours.toPage),
+            [`ours, by the backend's marks: ${agent.receivedBy} → backend; backend → page (medians)`]: `${median(ours.backToBackend)}; ${median(ours.backendToPage)}`,
             'ours: text in the page → shown (our chat client, Theia AI\'s model, rendering; median)': median(ours.render),
             [`bare: sent → ${agent.receivedBy}; → text (medians)`]: `${median(base.toAgent)}; ${median(base.back)}`,
             'the page\'s main thread in long tasks meanwhile (frames arriving wait for it; median)': median(ours.busy)

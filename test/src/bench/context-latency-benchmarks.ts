@@ -7,6 +7,7 @@ import { IdeProbe } from '../hosts/ide-probe';
 import { trackProcess, until } from '../support/processes';
 import { TheiaWindow } from '../hosts/theia-window';
 import { firstRpcFrame, watchRpcFrames } from './page-rpc-marks';
+import { markAt, takeBackendMarks } from './backend-marks';
 import { Figure, now, round, sleep, Summary, summarize } from './stats';
 
 type OpenFile = { path: string; cursor?: { line: number } };
@@ -139,7 +140,8 @@ export async function benchContextLatency(options: ContextLatencyOptions, window
     await until(() => window.page.evaluate(name => name in window, BENCH_FLOOR_GLOBAL), 'the bench floor in the page (an app with @theia-cli-companion/bench-floor)', 10000);
     const transports = await Promise.all(probes.map(async each => (await each.status()).transport));
     const floorClient = new SseArrivals(options.backendUrl + BENCH_FLOOR_EVENTS_ROUTE);
-    const ours = probes.map(() => ({ total: [] as number[], afterFrame: [] as number[] }));
+    const ours = probes.map(() => ({ total: [] as number[], afterFrame: [] as number[], afterSent: [] as number[] }));
+    const backend = { toBackend: [] as number[], ours: [] as number[], write: [] as number[] };
     const frontend: number[] = [];
     const floor = { total: [] as number[], frontend: [] as number[], afterFrame: [] as number[] };
     const bare: number[] = [];
@@ -150,14 +152,17 @@ export async function benchContextLatency(options: ContextLatencyOptions, window
         for (let rep = 0; rep < reps; rep++) {
             const line = rep + 2;
             await watchRpcFrames(window, [OUR_METHOD]);
+            await takeBackendMarks(window);
             const t0 = now();
             await window.page.keyboard.press('ArrowDown');
             await until(() => latest.every(arrival => arrival.line === line), `the CLI to see line ${line}`, 20000, 1);
             const frame = await firstRpcFrame(window, OUR_METHOD);
             frontend.push(frame - t0 - options.debounceMs);
+            const sent = await splitByBackendMarks(window, frame, backend);
             latest.forEach((arrival, i) => {
                 ours[i].total.push(arrival.at - t0 - options.debounceMs);
                 ours[i].afterFrame.push(arrival.at - frame);
+                ours[i].afterSent.push(arrival.at - sent);
             });
             const payload = latest[0].context as object;
             await sleep(options.debounceMs);
@@ -179,20 +184,34 @@ export async function benchContextLatency(options: ContextLatencyOptions, window
         floorClient.close();
         bareLink.close();
     }
-    return contextLatencyFigures(options.debounceMs, { transports, ours, frontend, floor, bare });
+    return contextLatencyFigures(options.debounceMs, { transports, ours, frontend, floor, bare, backend });
+}
+
+/** Where our backend had the update our frame brought, passed it to the MCP sessions and had written it: adds the three spans, answers when it was written. */
+async function splitByBackendMarks(window: TheiaWindow, frame: number, backend: ContextLatencySamples['backend']): Promise<number> {
+    const marks = await takeBackendMarks(window);
+    const received = markAt(marks, 'context:received', frame);
+    const toSessions = markAt(marks, 'context:to-sessions', received);
+    const sent = markAt(marks, 'context:sent', toSessions);
+    backend.toBackend.push(received - frame);
+    backend.ours.push(toSessions - received);
+    backend.write.push(sent - toSessions);
+    return sent;
 }
 
 /** The samples of the context latency benchmark: ours (per probe, after the debounce), the floor's and a bare SSE link's. */
 interface ContextLatencySamples {
     readonly transports: ('http' | 'stdio')[];
-    readonly ours: { total: number[]; afterFrame: number[] }[];
+    readonly ours: { total: number[]; afterFrame: number[]; afterSent: number[] }[];
+    /** By the backend's timing marks: the frame → our RPC handler; our handler → the MCP sessions; writing to them. */
+    readonly backend: { toBackend: number[]; ours: number[]; write: number[] };
     readonly frontend: number[];
     readonly floor: { total: number[]; frontend: number[]; afterFrame: number[] };
     readonly bare: number[];
 }
 
 /** One figure per probe: ours against the floor, broken down where the RPC frame leaves the page. */
-function contextLatencyFigures(debounceMs: number, { transports, ours, frontend, floor, bare }: ContextLatencySamples): Figure[] {
+function contextLatencyFigures(debounceMs: number, { transports, ours, frontend, floor, bare, backend }: ContextLatencySamples): Figure[] {
     const baseline: Summary = summarize(floor.total);
     const describe = (transport: 'http' | 'stdio') => transport === 'stdio'
         ? 'through the stdio relay (the CLI\'s way in a container: host.docker.internal fails, the discovery file\'s stdio command is next)'
@@ -211,6 +230,8 @@ function contextLatencyFigures(debounceMs: number, { transports, ours, frontend,
             notes: {
                 'ours: key → RPC frame leaves the page, minus debounce (median)': medianOf(frontend),
                 'ours: frame → IdeClient (RPC, backend, SSE, client; median)': medianOf(ours[i].afterFrame),
+                'ours, by the backend\'s marks: frame → our handler (Theia\'s RPC); → the MCP sessions (our checks); written (MCP SDK); → IdeClient (medians)':
+                    `${medianOf(backend.toBackend)}; ${medianOf(backend.ours)}; ${medianOf(backend.write)}; ${medianOf(ours[i].afterSent)}`,
                 'floor: page call → frame (median)': medianOf(floor.frontend),
                 'floor: frame → SSE client (median)': medianOf(floor.afterFrame),
                 'bare loopback SSE, no IDE (median / p95)': `${medianOf(bare)} / ${round(summarize(bare).p95)}`

@@ -30,6 +30,15 @@ export function descendantsOf(pid: number): number[] {
     return result;
 }
 
+/** The command line of `pid` (arguments joined by spaces); empty when it is gone. */
+export function readCommandLine(pid: number): string {
+    try {
+        return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+    } catch {
+        return '';
+    }
+}
+
 /** The TCP ports `pid` listens on (IPv4 and IPv6), read from /proc: its socket inodes matched against the LISTEN rows. */
 export function listeningPorts(pid: number): number[] {
     const inodes = new Set<string>();

@@ -7,6 +7,7 @@ import { AcpChatClient, StartAcpSessionRequest } from '../common/acp-chat-protoc
 import { AcpFileSystemHost, AcpFileWindow } from './acp-file-system-host';
 import { AcpTerminalHost } from './acp-terminal-host';
 import { agentLaunchEnvironment } from './agent-launch-environment';
+import { timingMark } from '@theia-cli-companion/cli-process/lib/node';
 
 /** How a launched agent reaches its chat: asked on every request, since the chat may change agent meanwhile. */
 export interface AcpAgentRoute {
@@ -53,8 +54,13 @@ export class AcpAgentLauncher {
         const chatSessionId = request.chatSessionId;
         return {
             // The window renders a few screens of a tool's output however long it is; the rest stays here, on demand.
-            onUpdate: (_session, update, toolCall) => route.isCurrent()
-                && route.client()?.onSessionUpdate(chatSessionId, boundUpdate(update), toolCall && boundToolCall(toolCall).state),
+            onUpdate: (_session, update, toolCall) => {
+                timingMark('acp-turn:update-received');
+                if (route.isCurrent()) {
+                    route.client()?.onSessionUpdate(chatSessionId, boundUpdate(update), toolCall && boundToolCall(toolCall).state);
+                    timingMark('acp-turn:update-sent');
+                }
+            },
             // One agent process per (chat, agent): whatever session it names, the chat is this one.
             onUnsupportedRequest: (_session, method) => route.isCurrent() && route.client()?.onUnsupportedRequest(chatSessionId, method.slice(0, 100)),
             onPermissionWithdrawn: (_session, toolCallId) => route.isCurrent() && route.client()?.permissionWithdrawn(chatSessionId, toolCallId),

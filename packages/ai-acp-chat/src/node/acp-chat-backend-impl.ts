@@ -20,6 +20,7 @@ import { messageOf } from './message-of';
 import { WindowAgentCredentials } from '@theia-cli-companion/ai-cli-core/lib/node';
 import { SnapshotIncludeSchema } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
+import { timingMark } from '@theia-cli-companion/cli-process/lib/node';
 import {
     AcpAgentSessionPage, AcpChatBackend, AcpChatClient, AcpPromptResult, AcpRestoreResult, AcpStartResult, AcpTurnCheckpoint, StartAcpSessionRequest
 } from '../common/acp-chat-protocol';
@@ -258,6 +259,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
     }
 
     async prompt(chatSessionId: string, prompt: acp.ContentBlock[], turnId?: string, agentName?: string): Promise<AcpPromptResult> {
+        timingMark('acp-turn:prompt-received');
         const chat = this.require(chatSessionId);
         const session = chat.session;
         if (!session) {
@@ -275,6 +277,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
         }
         chat.promptsRunning++;
         try {
+            timingMark('acp-turn:prompt-to-agent');
             const response = await session.prompt(prompt);
             return { ok: true, stopReason: response.stopReason, meta: response._meta ?? undefined };
         } catch (error) {

@@ -181,6 +181,8 @@ describe('AcpTurnCheckpoints', () => {
         const checkpoints = checkpointsInstance();
         await checkpoints.begin('chat-1', 't1', [root]);
         write('a.txt', 'a after\n');
+        // begin() resolves once git holds the contents; the tree of the turn's start is written by now.
+        await checkpoints.settled();
         // Our private index is broken meanwhile: git cannot record the turn's end, the folder is read file by file.
         const gitDirs = path.join(configDir, 'cli-companion', 'acp-checkpoints', 'git');
         for (const name of fs.readdirSync(gitDirs)) {

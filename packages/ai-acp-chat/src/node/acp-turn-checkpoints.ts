@@ -36,7 +36,7 @@ export class AcpTurnCheckpoints implements StorageUsageContribution {
     /** The folders snapshotted so far (a snapshot starts from the one before). */
     protected readonly warm = new Set<string>();
     /** The turn running in each chat (a chat's turns follow one another), by chat id. */
-    protected readonly running = new Map<string, { turnId: string; roots: string[]; include: readonly string[]; before: (WorkspaceSnapshot | undefined)[] }>();
+    protected readonly running = new Map<string, { turnId: string; roots: string[]; include: readonly string[]; before: Promise<(WorkspaceSnapshot | undefined)[]> }>();
     /** Why the last snapshot of a folder failed, for the turn to say. */
     protected readonly failures = new Map<string, string>();
     /** Chats' turns by chat id, loaded from disk on first use. */
@@ -67,10 +67,10 @@ export class AcpTurnCheckpoints implements StorageUsageContribution {
         roots.filter(root => !this.warm.has(root)).forEach(root => void this.guard.shared(() => this.snapshot(root, include)));
     }
 
-    protected async snapshot(root: string, include: readonly string[]): Promise<WorkspaceSnapshot | undefined> {
+    protected async snapshot(root: string, include: readonly string[], recorded?: () => void): Promise<WorkspaceSnapshot | undefined> {
         this.warm.add(root);
         try {
-            return await (await this.open()).snapshots.take(root, include);
+            return await (await this.open()).snapshots.take(root, include, recorded);
         } catch (error) {
             this.logger.warn(`Could not snapshot ${root}: ${describeError(error)}`);
             this.failures.set(root, describeError(error));
@@ -86,9 +86,16 @@ export class AcpTurnCheckpoints implements StorageUsageContribution {
     /** `include`: ignored files to record anyway (globs, from the user's settings). */
     async begin(chatSessionId: string, turnId: string, roots: readonly string[], include: readonly string[] = []): Promise<void> {
         await this.guard.shared(async () => {
-            const before = await Promise.all(roots.map(root => this.snapshot(root, include)));
+            // The agent may start once the folders' contents are kept: git writes their trees meanwhile.
+            const recorded: Promise<void>[] = [];
+            const before = Promise.all(roots.map(root => {
+                let kept!: () => void;
+                recorded.push(new Promise<void>(resolve => kept = resolve));
+                return this.snapshot(root, include, kept).finally(kept);
+            }));
             this.running.set(chatSessionId, { turnId, roots: [...roots], include, before });
             this.usedAt.set(chatSessionId, Date.now());
+            await Promise.all(recorded);
         });
     }
 
@@ -110,7 +117,7 @@ export class AcpTurnCheckpoints implements StorageUsageContribution {
         const changes: SnapshotFileChange[] = [];
         const errors: string[] = [];
         let truncated = false;
-        for (const [index, before] of turn.before.entries()) {
+        for (const [index, before] of (await turn.before).entries()) {
             const now = after[index];
             const root = turn.roots[index];
             if (!before || !now) {
@@ -351,7 +358,7 @@ export class AcpTurnCheckpoints implements StorageUsageContribution {
                     chats.push({ file, turns, usedAt: Math.max(stat.mtimeMs, known ? this.usedAt.get(known.chatSessionId) ?? 0 : 0, running) });
                 }
             }
-            const runningBefore = [...this.running.values()].flatMap(turn => turn.before);
+            const runningBefore = (await Promise.all([...this.running.values()].map(turn => turn.before))).flat();
             const pinned = await snapshots.keptBlobs();
             runningBefore.forEach(snapshot => snapshot?.kind === 'files' && snapshot.files.forEach(entry => entry.sha && pinned.add(entry.sha)));
             const plan = planCheckpointEviction({

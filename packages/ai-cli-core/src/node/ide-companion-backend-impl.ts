@@ -6,7 +6,7 @@ import {
 } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { CLI_FLAVOUR_IDS, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { AttachWindowRequest, IdeCompanionBackend } from '../common/ide-companion-protocol';
-import { findExecutable } from '@theia-cli-companion/cli-process/lib/node';
+import { findExecutable, timingMark } from '@theia-cli-companion/cli-process/lib/node';
 import type { AgentCredential, WindowServer } from '@theia-cli-companion/ide-companion-server/lib/node';
 import { WindowAgentCredentials } from './window-agent-credentials';
 import { WindowServerRegistry } from './window-server-registry';
@@ -105,6 +105,7 @@ export class IdeCompanionBackendImpl implements IdeCompanionBackend, WindowAgent
     }
 
     async updateEditorState(state: WindowEditorState): Promise<void> {
+        timingMark('context:received');
         await this.requireWindow().setEditorState(state);
     }
 

@@ -6,3 +6,4 @@ export * from './process-group';
 export * from './process-identity';
 export * from './process-liveness';
 export * from './spawn-helper';
+export * from './timing-marks';

@@ -18,7 +18,7 @@ export class BenchFloorPageHook implements FrontendApplicationContribution {
 
     onStart(): void {
         Object.defineProperty(window, BENCH_FLOOR_GLOBAL, {
-            value: Object.freeze({ push: (payload: object) => this.service.pushPayload(payload), echoes: () => this.chat.echoes() }),
+            value: Object.freeze({ push: (payload: object) => this.service.pushPayload(payload), echoes: () => this.chat.echoes(), marks: () => this.service.timingMarks() }),
             configurable: true
         });
     }

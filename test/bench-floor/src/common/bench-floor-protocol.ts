@@ -11,4 +11,6 @@ export const BenchFloorService = Symbol('BenchFloorService');
 export interface BenchFloorService {
     /** Writes the payload, as JSON, to every SSE client: the least any extension must do with a context update. */
     pushPayload(payload: object): Promise<void>;
+    /** The backend's timing marks since the last call (`timingMark` of cli-process: recorded when the bench sets its variable), cleared. */
+    timingMarks(): Promise<{ name: string; at: number }[]>;
 }

@@ -1,6 +1,7 @@
 import { injectable } from '@theia/core/shared/inversify';
 import { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
 import type { Application, Response } from '@theia/core/shared/express';
+import { takeTimingMarks } from '@theia-cli-companion/cli-process/lib/node';
 import { BENCH_FLOOR_EVENTS_ROUTE, BenchFloorService } from '../common/bench-floor-protocol';
 
 /**
@@ -25,5 +26,9 @@ export class BenchFloorSse implements BackendApplicationContribution, BenchFloor
         for (const client of this.clients) {
             client.write(event);
         }
+    }
+
+    async timingMarks(): Promise<{ name: string; at: number }[]> {
+        return takeTimingMarks();
     }
 }

@@ -25,6 +25,11 @@ export interface GitSnapshotOptions {
     excludes: readonly string[];
     /** Globs of ignored files to record anyway (a `.env`, generated sources). */
     include: readonly string[];
+    /**
+     * Called once git holds the folder's contents, before it writes their tree (which reads only its index):
+     * a caller may let the folder change from then on, a turn's agent start working. Not called when the snapshot fails.
+     */
+    recorded?: () => void;
 }
 
 /** Where a folder that is a repository keeps its objects and index: read, never written. */
@@ -64,6 +69,7 @@ export class GitSnapshotEngine {
                 await fs.promises.rm(repository.indexFile, { force: true });
                 unreadable = await this.addAll(repository, options.include);
             }
+            options.recorded?.();
             const tree = (await repository.git(['write-tree'])).toString('latin1').trim();
             return { kind: 'git', root, takenAt, tree, gitDir, truncated: false, ...(unreadable.length ? { unreadable } : {}) };
         });

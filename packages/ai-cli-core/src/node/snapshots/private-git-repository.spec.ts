@@ -46,4 +46,15 @@ describe('PrivateGitRepository: which git runs', function (): void {
         expect(path.isAbsolute((await PrivateGitRepository.executable(['.', savedPath].join(path.delimiter)))!)).to.equal(true);
         expect(await PrivateGitRepository.executable(['.', ''].join(path.delimiter)), 'only relative entries: no git').to.equal(undefined);
     });
+
+    it('runs git from the spawn helper, not forked from this (possibly large) process', async () => {
+        // A `git` that answers with its parent's PID, on an absolute PATH entry of its own.
+        const bin = path.join(root, 'bin');
+        fs.mkdirSync(bin);
+        fs.writeFileSync(path.join(bin, 'git'), '#!/bin/sh\necho "$PPID"\n', { mode: 0o755 });
+        process.env.PATH = [bin, savedPath].join(path.delimiter);
+        const parent = Number((await new PrivateGitRepository(path.join(root, 'private'), folder).git(['--version'])).toString());
+        expect(parent).to.be.greaterThan(1).and.not.equal(process.pid);
+        expect(fs.readFileSync(`/proc/${parent}/cmdline`, 'utf8')).to.include('spawn-helper-main.js');
+    });
 });

@@ -253,4 +253,30 @@ describe('WorkspaceSnapshotter (git)', function (): void {
             hostile.release();
         }
     });
+
+    it('says when the contents are kept, before the tree is written: what changes from then on is not in the snapshot', async () => {
+        await snapshotter.take(folder);
+        const order: string[] = [];
+        const before = await snapshotter.take(folder, [], () => {
+            order.push('recorded');
+            write('a.txt', 'changed the moment git had it\n');
+        });
+        order.push('taken');
+        const after = await snapshotter.take(folder);
+        expect(order).to.deep.equal(['recorded', 'taken']);
+        const changes = await snapshotter.compare(before, after);
+        expect(changes.map(change => change.relativePath)).to.deep.equal(['a.txt']);
+        expect((await blobs.get(changes[0].before!))!.toString()).to.equal('A\n');
+    });
+
+    it('fails, not falling back to reading the files, when git fails after saying the contents were kept', async () => {
+        const first = await snapshotter.take(folder);
+        const gitDir = first.kind === 'git' ? first.gitDir : '';
+        write('a.txt', 'new content for a new blob\n');
+        // Its objects gone, git cannot write the tree; the folder may have changed since "recorded": no file-by-file snapshot now.
+        const failed = await snapshotter.take(folder, [], () => fs.rmSync(path.join(gitDir, 'objects'), { recursive: true, force: true }))
+            .then(() => undefined, (error: Error) => error);
+        expect(failed?.message).to.match(/write-tree/);
+        expect(warnings.filter(warning => /reading its files instead/.test(warning))).to.deep.equal([]);
+    });
 });

@@ -40,23 +40,38 @@ export class WorkspaceSnapshotter {
         return this.options.blobs;
     }
 
-    /** The folder now; `include` names ignored files to record anyway (globs, used where git records). */
-    take(root: string, include: readonly string[] = []): Promise<WorkspaceSnapshot> {
+    /**
+     * The folder now; `include` names ignored files to record anyway (globs, used where git records). `recorded`
+     * is called as soon as the folder's contents are kept, where git records them before writing their tree:
+     * from then on the folder may change without changing this snapshot. Not called when it fails.
+     */
+    take(root: string, include: readonly string[] = [], recorded?: () => void): Promise<WorkspaceSnapshot> {
         const previous = this.last.get(root) ?? Promise.resolve(undefined);
-        const next = previous.then(known => this.takeAfter(root, include, known));
+        const next = previous.then(known => this.takeAfter(root, include, known, recorded));
         this.last.set(root, next.then(taken => taken, () => undefined));
         return next;
     }
 
-    protected async takeAfter(root: string, include: readonly string[], known: WorkspaceSnapshot | undefined): Promise<WorkspaceSnapshot> {
+    protected async takeAfter(root: string, include: readonly string[], known: WorkspaceSnapshot | undefined, recorded?: () => void): Promise<WorkspaceSnapshot> {
         if (!this.options.withoutGit && known?.kind !== 'files' && await PrivateGitRepository.available()) {
+            let told = false;
+            const tell = () => {
+                told = true;
+                recorded?.();
+            };
             try {
-                return await this.git.take(root, { excludes: this.limits.excludeDirectories.map(name => `${name}/`), include });
+                return await this.git.take(root, { excludes: this.limits.excludeDirectories.map(name => `${name}/`), include, recorded: tell });
             } catch (error) {
+                if (told) {
+                    // The caller let the folder change already: a file-by-file snapshot now could hold those changes.
+                    throw error;
+                }
                 this.options.warn(`Recording ${root} with git failed, reading its files instead: ${describeError(error)}`);
             }
         }
-        return takeSnapshot(root, this.options.blobs, this.limits, known?.kind === 'files' ? known : undefined);
+        const snapshot = await takeSnapshot(root, this.options.blobs, this.limits, known?.kind === 'files' ? known : undefined);
+        recorded?.();
+        return snapshot;
     }
 
     /** What changed from `before` to `after` (two snapshots of one folder), both sides' contents in the blob store. */

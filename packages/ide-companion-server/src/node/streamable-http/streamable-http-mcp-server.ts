@@ -17,6 +17,7 @@ import { LoopbackServer } from '../guards/loopback-server';
 import { DEFAULT_MAX_SESSIONS, EditorSnapshot, McpEndpoint } from '../mcp-endpoint';
 import { Refusal, RefusalLog } from '../guards/refusal-log';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
+import { timingMark } from '@theia-cli-companion/cli-process/lib/node';
 
 export interface StreamableHttpMcpServerOptions {
     /** The secret of each credential (advertised CLI flavours, ACP agents); read on every request, so it may change. */
@@ -124,7 +125,9 @@ export class StreamableHttpMcpServer implements McpEndpoint {
         }
         this.context = context;
         this.contextJson = json;
+        timingMark('context:to-sessions');
         await this.notifyAll({ method: IdeNotificationMethod.CONTEXT_UPDATE, params: context });
+        timingMark('context:sent');
     }
 
     protected sendContextTo(sessionId: string): void {

@@ -10,7 +10,7 @@ import { Sandbox } from '../support/sandbox';
 import { TheiaBackend } from '../hosts/theia-backend';
 import { TheiaWindow } from '../hosts/theia-window';
 import { firstRpcFrame, watchRpcFrames } from './page-rpc-marks';
-import { markAt, takeBackendMarks } from './backend-marks';
+import { markAt, takeBackendMarks } from './timing-marks';
 import { FAKE_AGENT } from '../support/fake-acp-agent';
 import { MockGeminiApi } from '../mocks/mock-gemini-api';
 import { Figure, now, round, summarize } from './stats';

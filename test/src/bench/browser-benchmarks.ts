@@ -7,6 +7,7 @@ import { Sandbox, updateTheiaSettings } from '../support/sandbox';
 import { TheiaBackend } from '../hosts/theia-backend';
 import { TheiaWindow } from '../hosts/theia-window';
 import { Figure, now, round, sleep, summarize } from './stats';
+import { markAt, takeBackendMarks, takePageMarks } from './timing-marks';
 import { BenchApp, OUR_EXTENSIONS, OurExtension, startupApps } from './bench-apps';
 
 export interface BrowserBenchOptions {
@@ -59,13 +60,17 @@ export async function benchDiffLatency(options: BrowserBenchOptions, window: The
         const proposal = fs.readFileSync(file, 'utf8').split('\n').map((line, i) => i % 100 === 5 ? `${line} // changed by the CLI` : line).join('\n');
         const diffSamples: number[] = [];
         const plainSamples: number[] = [];
+        const split = new DiffSplit();
         for (let rep = 0; rep < reps; rep++) {
+            await split.clear(window);
             const t0 = now();
             probe.openDiff(file, proposal);
             await window.page.locator(`${DIFF_EDITOR} .editor.modified .view-lines .view-line`).first().waitFor({ state: 'visible', timeout: 60000 }).catch(async error => {
                 throw new Error(`The ${size.label} diff did not show: ${error.message}; ${await window.describeForFailure(`bench-diff-${size.id}`)}`);
             });
-            diffSamples.push(now() - t0);
+            const visible = now();
+            diffSamples.push(visible - t0);
+            await split.add(window, t0, visible);
             // The CLI closes it (the user answered in the terminal): its openDiff resolves as rejected.
             probe.closeDiff(file);
             await probe.diffOutcome('closeDiff', file, 60000);
@@ -83,10 +88,49 @@ export async function benchDiffLatency(options: BrowserBenchOptions, window: The
             measured,
             baselineName: 'Theia opening the same content in a plain editor',
             baseline,
-            ...('measuredOnly' in size ? {} : { goal: `within ${DIFF_GOAL} × the plain editor (median)`, goalMet: measured.median <= DIFF_GOAL * baseline.median })
+            ...('measuredOnly' in size ? {} : { goal: `within ${DIFF_GOAL} × the plain editor (median)`, goalMet: measured.median <= DIFF_GOAL * baseline.median }),
+            notes: split.notes()
         });
     }
     return figures;
+}
+
+const DIFF_SPLIT_NOTE = 'by our timing marks: openDiff → our tool (CLI, transport); → the window asked (our checks); → the window has it (Theia\'s RPC); '
+    + '→ Theia opens the editor (our review); → open; → visible (medians)';
+
+/**
+ * Where an openDiff's time goes, by our timing marks: the CLI's call → our tool (the CLI, the relay, the MCP SDK);
+ * → the window is asked (our checks); → the window has it (Theia's RPC); → Theia is asked to open the diff editor
+ * (our review); → it is open; → its text is visible (Monaco renders).
+ */
+class DiffSplit {
+    protected readonly spans = { toTool: [] as number[], ours: [] as number[], rpc: [] as number[], review: [] as number[], open: [] as number[], render: [] as number[] };
+
+    async clear(window: TheiaWindow): Promise<void> {
+        await takeBackendMarks(window);
+        await takePageMarks(window);
+    }
+
+    async add(window: TheiaWindow, t0: number, visible: number): Promise<void> {
+        const marks = [...await takeBackendMarks(window), ...await takePageMarks(window)];
+        const tool = markAt(marks, 'diff:tool-called', t0);
+        const toWindow = markAt(marks, 'diff:to-window', tool);
+        const received = markAt(marks, 'diff:received', toWindow);
+        const opening = markAt(marks, 'diff:opening', received);
+        const opened = markAt(marks, 'diff:opened', opening);
+        const { spans } = this;
+        [[spans.toTool, tool - t0], [spans.ours, toWindow - tool], [spans.rpc, received - toWindow], [spans.review, opening - received],
+            [spans.open, opened - opening], [spans.render, visible - opened]].forEach(([samples, value]) => (samples as number[]).push(value as number));
+    }
+
+    notes(): Record<string, string> {
+        const median = (samples: number[]) => round(summarize(samples).median);
+        const { toTool, ours, rpc, review, open, render } = this.spans;
+        return {
+            [DIFF_SPLIT_NOTE]:
+                [toTool, ours, rpc, review, open, render].map(median).join('; ')
+        };
+    }
 }
 
 /** Quick Open → type the path → pick it (t0) → the editor shows text; then closes it. */

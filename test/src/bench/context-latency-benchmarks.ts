@@ -7,7 +7,7 @@ import { IdeProbe } from '../hosts/ide-probe';
 import { trackProcess, until } from '../support/processes';
 import { TheiaWindow } from '../hosts/theia-window';
 import { firstRpcFrame, watchRpcFrames } from './page-rpc-marks';
-import { markAt, takeBackendMarks } from './backend-marks';
+import { markAt, takeBackendMarks } from './timing-marks';
 import { Figure, now, round, sleep, Summary, summarize } from './stats';
 
 type OpenFile = { path: string; cursor?: { line: number } };

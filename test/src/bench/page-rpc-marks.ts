@@ -20,6 +20,8 @@ interface PageWithMarks {
  * Self-contained: it is serialized into the page.
  */
 function stampRpcFramesInPage(): void {
+    // Our frontend's timing marks too (ai-cli-core's `frontendTimingMark`; the name is FRONTEND_TIMING_MARKS_FLAG, inlined: this runs alone).
+    (window as unknown as Record<string, unknown>).cliCompanionTimingMarks = true;
     const target = window as unknown as PageWithMarks;
     target.benchRpcMarkers = [];
     target.benchRpcMarks = [];
@@ -50,7 +52,7 @@ function stampRpcFramesInPage(): void {
     };
 }
 
-/** Opens windows whose WebSocket frames can be stamped: pass as `TheiaWindow.open`'s `beforeLoad`. */
+/** Opens windows whose WebSocket frames can be stamped and whose frontend records its timing marks: pass as `TheiaWindow.open`'s `beforeLoad`. */
 export function stampRpcFrames(page: Page): void {
     void page.addInitScript(stampRpcFramesInPage);
 }

@@ -17,3 +17,4 @@ export * from './review-changes/review-change-commands';
 export * from './pending-review/pending-review-commands';
 export * from './pending-review/pending-review-source';
 export * from './status-view/status-view-section';
+export * from './timing/frontend-timing-mark';

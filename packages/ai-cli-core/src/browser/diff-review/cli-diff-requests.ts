@@ -10,6 +10,7 @@ import { CompanionLog } from '../companion-log';
 import { ExecutionSettings } from '../untrusted-workspace/execution-settings';
 import { DiffReviewService } from './diff-review-service';
 import { ReviewedProposal, ReviewOutcome } from './reviewed-proposal';
+import { frontendTimingMark } from '../timing/frontend-timing-mark';
 
 /**
  * A CLI's proposals, as the backend forwards them (`openDiff`/`closeDiff` of the window's RPC client):
@@ -28,6 +29,7 @@ export class CliDiffRequests {
 
     /** Resolves once the proposal is shown, queued or accepted; rejects when it cannot be opened (the CLI is told so). */
     async openDiff(wire: DiffProposal): Promise<void> {
+        frontendTimingMark('diff:received');
         const review = await this.reviews.review({ ...wire, newContent: fromRpcText(wire.newContent) });
         review.outcome.then(outcome => this.answer(review.proposal, outcome)).catch(error => this.logger.error(`Diff ${wire.id}: ${error}`));
     }

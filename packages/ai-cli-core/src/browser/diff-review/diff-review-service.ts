@@ -15,6 +15,7 @@ import { ReviewPaceSettings } from './review-pace-settings';
 import { PendingReview, ReviewedProposal, ReviewOutcome } from './reviewed-proposal';
 import { ReviewedTexts } from './reviewed-texts';
 import { ReviewedDiff } from './reviewed-diff';
+import { frontendTimingMark } from '../timing/frontend-timing-mark';
 
 /**
  * The window's review of proposed changes, one entry point for every proposer: `review` shows a
@@ -85,7 +86,9 @@ export class DiffReviewService {
     }
 
     protected async openEditor(diff: ReviewedDiff, mode: 'activate' | 'reveal'): Promise<Widget> {
+        frontendTimingMark('diff:opening');
         const widget = await this.editors.open(diff.proposal, diff.proposalUri, mode);
+        frontendTimingMark('diff:opened');
         if (diff.resolved) {
             // Settled while its editor opened (its proposer withdrew it, say): nothing to show.
             this.editors.close(widget);

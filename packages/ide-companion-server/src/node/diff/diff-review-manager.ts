@@ -11,6 +11,7 @@ import { WindowLogger } from '../window-logger';
 import { McpEndpoint } from '../mcp-endpoint';
 import { WindowContext } from '../window-context';
 import { checkReviewTarget } from './diff-review-target';
+import { timingMark } from '@theia-cli-companion/cli-process/lib/node';
 
 /** Paths and reasons in log lines are cut here; a real path is shorter. */
 const MAX_LOGGED_TEXT_LENGTH = 1000;
@@ -150,6 +151,7 @@ export class DiffReviewManager {
         const diff: PendingDiff = { id, sessionId, filePath, loggedPath: loggable(filePath), openedAt: Date.now(), settled, ...(tabName ? { tabName } : {}) };
         this.waiting.set(id, { diff, settle });
         try {
+            timingMark('diff:to-window');
             await frontend.openDiff({
                 id, fileUri: FileUri.create(filePath).toString(), newContent: toRpcText(newContent), fileExists, proposedBy: this.proposer(sessionId),
                 origin: this.origin(sessionId)

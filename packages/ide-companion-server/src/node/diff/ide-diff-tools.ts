@@ -8,6 +8,7 @@ import { McpSessionContext, McpToolContribution } from '../tools/mcp-tool-contri
 import { jsonResult, toolError, validatedTools } from '../tools/mcp-tool-results';
 import { WindowContext } from '../window-context';
 import { DiffAnswer, DiffReviewManager, DiffSettlementReason, PendingDiff, ProposalResult } from './diff-review-manager';
+import { timingMark } from '@theia-cli-companion/cli-process/lib/node';
 
 /**
  * The settlements a Gemini CLI or Qwen Code session is notified of: not its own closeDiff (answered by
@@ -42,6 +43,7 @@ export class IdeDiffTools implements McpToolContribution {
     }
 
     protected async openDiff(mcp: McpServer, sessionId: string, { filePath, newContent }: OpenDiffArguments): Promise<CallToolResult> {
+        timingMark('diff:tool-called');
         const proposed = this.diffs.propose({ sessionId, filePath, newContent });
         // Tracked before the window has shown it: a window closing meanwhile still waits for this rejection to be sent.
         this.diffs.trackDelivery(this.notifyWhenSettled(mcp, proposed));

@@ -8,6 +8,8 @@ import { TheiaBackend } from '../hosts/theia-backend';
 import { TheiaWindow } from '../hosts/theia-window';
 import { Figure, now, round, sleep, summarize } from './stats';
 import { markAt, takeBackendMarks, takePageMarks } from './timing-marks';
+import { BENCH_FLOOR_GLOBAL } from '@theia-cli-companion/bench-floor/lib/common';
+import { FileUri } from '@theia/core/lib/common/file-uri';
 import { BenchApp, OUR_EXTENSIONS, OurExtension, startupApps } from './bench-apps';
 
 export interface BrowserBenchOptions {
@@ -60,7 +62,11 @@ export async function benchDiffLatency(options: BrowserBenchOptions, window: The
         const proposal = fs.readFileSync(file, 'utf8').split('\n').map((line, i) => i % 100 === 5 ? `${line} // changed by the CLI` : line).join('\n');
         const diffSamples: number[] = [];
         const plainSamples: number[] = [];
+        const theiaDiffSamples: number[] = [];
         const split = new DiffSplit();
+        // Theia's own diff editor of the same two texts, as files (the floor of any extension's diff review).
+        const proposedFile = path.join(options.workspace, 'bench', `proposed-${size.name}.txt`);
+        fs.writeFileSync(proposedFile, proposal);
         for (let rep = 0; rep < reps; rep++) {
             await split.clear(window);
             const t0 = now();
@@ -78,6 +84,7 @@ export async function benchDiffLatency(options: BrowserBenchOptions, window: The
             await until(async () => await window.page.locator(DIFF_EDITOR).count() === 0, 'the diff to close', 20000);
 
             plainSamples.push(await openPlain(window, `bench/plain-${size.name}.txt`));
+            theiaDiffSamples.push(await openTheiaDiff(window, path.join(options.workspace, 'bench', `plain-${size.name}.txt`), proposedFile));
         }
         const measured = summarize(diffSamples);
         const baseline = summarize(plainSamples);
@@ -89,8 +96,13 @@ export async function benchDiffLatency(options: BrowserBenchOptions, window: The
             baselineName: 'Theia opening the same content in a plain editor',
             baseline,
             ...('measuredOnly' in size ? {} : { goal: `within ${DIFF_GOAL} × the plain editor (median)`, goalMet: measured.median <= DIFF_GOAL * baseline.median }),
-            notes: split.notes()
+            notes: {
+                ...split.notes(),
+                'Theia\'s own diff editor of the same texts (two files, opened by its opener from bench-floor; median, × the plain editor)':
+                    `${round(summarize(theiaDiffSamples).median)}; ${round(summarize(theiaDiffSamples).median / baseline.median)}`
+            }
         });
+        fs.rmSync(proposedFile, { force: true });
     }
     return figures;
 }
@@ -131,6 +143,18 @@ class DiffSplit {
                 [toTool, ours, rpc, review, open, render].map(median).join('; ')
         };
     }
+}
+
+/** Theia's diff editor of two files, opened as any extension opens one (OpenerService, DiffUris), until its right side shows lines; then closed. */
+async function openTheiaDiff(window: TheiaWindow, left: string, right: string): Promise<number> {
+    const t0 = now();
+    await window.page.evaluate(([name, leftUri, rightUri]) => (window as unknown as Record<string, { openDiff(left: string, right: string): Promise<void> }>)[name]
+        .openDiff(leftUri, rightUri), [BENCH_FLOOR_GLOBAL, FileUri.create(left).toString(), FileUri.create(right).toString()]);
+    await window.page.locator(`${DIFF_EDITOR} .editor.modified .view-lines .view-line`).first().waitFor({ state: 'visible', timeout: 60000 });
+    const elapsed = now() - t0;
+    await window.page.evaluate(name => (window as unknown as Record<string, { closeDiffs(): void }>)[name].closeDiffs(), BENCH_FLOOR_GLOBAL);
+    await until(async () => await window.page.locator(DIFF_EDITOR).count() === 0, 'Theia\'s diff to close', 20000);
+    return elapsed;
 }
 
 /** Quick Open → type the path → pick it (t0) → the editor shows text; then closes it. */

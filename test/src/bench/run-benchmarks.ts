@@ -17,6 +17,7 @@ import { benchCheckpointStorage } from './checkpoint-storage-benchmarks';
 import { benchAcpTurn, echoingGeminiApi, fakeAgentSetting, fakeBenchAgent, geminiBenchAgent } from './acp-turn-benchmarks';
 import { prepareGeminiAcp } from '../clis/gemini-acp-setup';
 import { benchAcpToolOutput } from './acp-tool-output-benchmarks';
+import { benchVsCodeHost, vsCodeBenchmarkFiles } from './vscode-host-benchmarks';
 import { Figure, round } from './stats';
 
 export interface BenchmarkRun {
@@ -32,7 +33,7 @@ export interface BenchmarkRun {
 const DEBOUNCE_MS = 50;
 
 /** The parts of a run, in the order they run; `--only` picks some (such a run never writes the document). */
-export const BENCH_SECTIONS = ['server', 'snapshots', 'browser', 'startup'] as const;
+export const BENCH_SECTIONS = ['server', 'snapshots', 'browser', 'vscode', 'startup'] as const;
 export type BenchSection = typeof BENCH_SECTIONS[number];
 
 export function parseSections(argv: readonly string[]): readonly BenchSection[] {
@@ -91,7 +92,7 @@ export async function runBenchmarks(quick: boolean, log: (line: string) => void 
     Object.assign(process.env, { TMPDIR: sandbox.env.TMPDIR, HOME: sandbox.env.HOME, QWEN_HOME: sandbox.env.QWEN_HOME });
     const figures: Figure[] = [];
     try {
-        const workspace = createWorkspace(sandbox, 'bench-project', benchmarkFiles());
+        const workspace = createWorkspace(sandbox, 'bench-project', { ...benchmarkFiles(), ...vsCodeBenchmarkFiles() });
         const serverOptions = { quick, workspace };
         if (sections.includes('server')) {
             log('server throughput and latency…');
@@ -113,6 +114,10 @@ export async function runBenchmarks(quick: boolean, log: (line: string) => void 
         }
         if (sections.includes('browser')) {
             figures.push(...await runBrowserBenchmarks({ quick, sandbox, workspace }, log));
+        }
+        if (sections.includes('vscode')) {
+            log('vscode: the .vsix in code-server…');
+            figures.push(...await benchVsCodeHost({ quick, sandbox, workspace, debounceMs: DEBOUNCE_MS }, log));
         }
         if (sections.includes('startup')) {
             log('startup (building the apps it compares)…');

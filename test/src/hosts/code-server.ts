@@ -35,9 +35,12 @@ export class CodeServer {
     protected output = '';
     url = '';
 
-    constructor(protected readonly sandbox: Sandbox, protected readonly settings: Record<string, unknown> = {}) {
-        this.dataDir = path.join(sandbox.root, 'code-server-data');
-        this.extensionsDir = path.join(sandbox.root, 'code-server-extensions');
+    /** `options.name` keeps a second code-server's directories apart; `options.withExtension: false` installs nothing (a baseline). */
+    constructor(protected readonly sandbox: Sandbox, protected readonly settings: Record<string, unknown> = {},
+        protected readonly options: { name?: string; withExtension?: boolean } = {}) {
+        const name = options.name ?? 'code-server';
+        this.dataDir = path.join(sandbox.root, `${name}-data`);
+        this.extensionsDir = path.join(sandbox.root, `${name}-extensions`);
     }
 
     protected get bin(): string {
@@ -53,7 +56,10 @@ export class CodeServer {
     }
 
     async start(): Promise<void> {
-        execFileSync(this.bin, [...this.dirArgs, '--install-extension', VSIX], { env: this.sandbox.env, cwd: this.sandbox.root, stdio: 'pipe' });
+        if (this.options.withExtension !== false) {
+            execFileSync(this.bin, [...this.dirArgs, '--install-extension', VSIX], { env: this.sandbox.env, cwd: this.sandbox.root, stdio: 'pipe' });
+        }
+        fs.mkdirSync(this.extensionsDir, { recursive: true });
         fs.mkdirSync(path.join(this.dataDir, 'User'), { recursive: true });
         fs.writeFileSync(path.join(this.dataDir, 'User', 'settings.json'), JSON.stringify({
             'workbench.startupEditor': 'none',

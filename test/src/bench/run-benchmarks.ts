@@ -117,7 +117,7 @@ export async function runBenchmarks(quick: boolean, log: (line: string) => void 
         }
         if (sections.includes('vscode')) {
             log('vscode: the .vsix in code-server…');
-            figures.push(...await benchVsCodeHost({ quick, sandbox, workspace, debounceMs: DEBOUNCE_MS }, log));
+            figures.push(...await benchVsCodeHost({ quick, sandbox, workspace }, log));
         }
         if (sections.includes('startup')) {
             log('startup (building the apps it compares)…');

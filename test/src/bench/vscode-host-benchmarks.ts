@@ -6,13 +6,12 @@ import { CodeServerWindow } from '../hosts/code-server-window';
 import { IdeProbe } from '../hosts/ide-probe';
 import { until } from '../support/processes';
 import { Sandbox } from '../support/sandbox';
-import { Figure, now, round, sleep, summarize } from './stats';
+import { Figure, now, round, summarize } from './stats';
 
 export interface VsCodeHostBenchOptions {
     readonly quick: boolean;
     readonly sandbox: Sandbox;
     readonly workspace: string;
-    readonly debounceMs: number;
 }
 
 const STATUS_ITEM = '.statusbar-item:has-text("CLI")';
@@ -29,7 +28,6 @@ const DIFF_SIZES = [
 export function vsCodeBenchmarkFiles(): Record<string, string> {
     const lines = (count: number, width: number) => Array.from({ length: count }, (_, i) => `// line ${i + 1} `.padEnd(width, 'x')).join('\n') + '\n';
     return {
-        'vscode-bench/context.ts': lines(400, 40),
         ...Object.fromEntries(DIFF_SIZES.flatMap(size => [
             [`vscode-bench/diff-${size.name}.txt`, lines(size.lines, 63)],
             [`vscode-bench/plain-${size.name}.txt`, lines(size.lines, 63)]
@@ -39,20 +37,19 @@ export function vsCodeBenchmarkFiles(): Record<string, string> {
 
 /**
  * The VS Code host (the .vsix) measured the way the Theia extensions are, in code-server: what it costs a window's
- * start (against code-server without it), a proposal's diff against the same content in a plain editor, and a cursor
- * move until the real IdeClient has it.
+ * start (against code-server without it) and a proposal's diff (against the same content in a plain editor).
+ * The context latency needs a floor of its kind first (an extension that only forwards the payload).
  */
 export async function benchVsCodeHost(options: VsCodeHostBenchOptions, log: (line: string) => void): Promise<Figure[]> {
-    const settings = { 'aiCliCompanion.context.debounceMs': options.debounceMs };
-    const withIt = new CodeServer(options.sandbox, settings, { name: 'bench-with' });
-    const without = new CodeServer(options.sandbox, settings, { name: 'bench-without', withExtension: false });
+    const withIt = new CodeServer(options.sandbox, {}, { name: 'bench-with' });
+    const without = new CodeServer(options.sandbox, {}, { name: 'bench-without', withExtension: false });
     try {
         await withIt.start();
         await without.start();
         log('vscode: window start with and without the extension…');
         const figures = [await benchWindowStart(options, withIt, without)];
         await without.stop();
-        log('vscode: diff latency and context latency…');
+        log('vscode: diff latency…');
         const window = await CodeServerWindow.open(options.sandbox, withIt.windowUrl(options.workspace));
         try {
             await window.trustFolder();
@@ -61,7 +58,6 @@ export async function benchVsCodeHost(options: VsCodeHostBenchOptions, log: (lin
             try {
                 await probe.connected();
                 figures.push(...await benchVsCodeDiffs(options, window, probe));
-                figures.push(await benchVsCodeContext(options, window, probe));
             } finally {
                 await probe.close();
             }
@@ -158,30 +154,4 @@ async function openPlain(window: CodeServerWindow, relativePath: string): Promis
     const elapsed = now() - t0;
     await window.closeActiveEditor();
     return elapsed;
-}
-
-/** A cursor move (ArrowDown) → the real IdeClient holds the new line, minus the debounce; no floor yet (an extension that only forwards is next). */
-async function benchVsCodeContext(options: VsCodeHostBenchOptions, window: CodeServerWindow, probe: IdeProbe): Promise<Figure> {
-    const reps = options.quick ? 5 : 60;
-    let latest = { at: 0, line: undefined as number | undefined };
-    probe.watchContext(update => latest = {
-        at: update.at,
-        line: (update.context as { workspaceState?: { openFiles?: { cursor?: { line: number } }[] } } | undefined)?.workspaceState?.openFiles?.[0]?.cursor?.line
-    });
-    await window.openFile('vscode-bench/context.ts');
-    await window.goTo(1, 1);
-    await until(() => latest.line === 1, 'the CLI to see line 1', 20000);
-    const samples: number[] = [];
-    for (let rep = 0; rep < reps; rep++) {
-        const line = rep + 2;
-        const t0 = now();
-        await window.page.keyboard.press('ArrowDown');
-        await until(() => latest.line === line, `the CLI to see line ${line}`, 20000, 1);
-        samples.push(latest.at - t0 - options.debounceMs);
-        await sleep(options.debounceMs);
-    }
-    return {
-        id: 'vscode-context-latency', title: `code-server: cursor move → ide/contextUpdate in the real IdeClient, minus the ${options.debounceMs} ms debounce`, unit: 'ms',
-        measured: summarize(samples), baselineName: '(no floor yet: an extension that only forwards the payload is to come)', baseline: summarize(samples)
-    };
 }

@@ -22,6 +22,7 @@ describe('Benchmarks (smoke: few repetitions, no assertion on time)', function (
             'snapshot-generated-first', 'snapshot-generated-next', 'snapshot-real-first', 'snapshot-real-next', 'checkpoint-storage-size', 'checkpoint-storage-turn',
             'context-latency', ...(inContainer ? ['context-latency-loopback'] : []),
             'diff-latency-1k', 'diff-latency-100k', 'diff-latency-1m', 'diff-latency-10m', 'typing-cost', 'acp-turn-fake', 'acp-turn-gemini',
+            'vscode-startup', 'vscode-diff-latency-1k', 'vscode-diff-latency-100k', 'vscode-diff-latency-1m',
             'startup-backend', 'startup-frontend', 'startup-ide-companion-backend', 'startup-ide-companion-frontend', 'startup-acp-chat-backend',
             'startup-acp-chat-frontend', 'startup-agent-tasks-backend', 'startup-agent-tasks-frontend', 'startup-theia-ai-backend', 'startup-theia-ai-frontend'
         ]);
@@ -48,6 +49,14 @@ describe('Benchmarks (smoke: few repetitions, no assertion on time)', function (
         const context = run.figures.find(figure => figure.id === 'context-latency')!;
         expect(context.baselineName).to.contain('bench-floor');
         expect(context.notes!['floor: frame → SSE client (median)']).to.be.a('number');
+        // The backend's and the page's timing marks were recorded and split the figures (four spans, six for a diff).
+        const split = (id: string, prefix: string) => String(Object.entries(run.figures.find(figure => figure.id === id)!.notes!)
+            .find(([key]) => key.startsWith(prefix))?.[1]).split('; ').map(Number);
+        expect(split('context-latency', 'ours, by the backend\'s marks').filter(Number.isFinite), 'context marks').to.have.length(4);
+        expect(split('acp-turn-fake', 'ours, by the backend\'s marks: page').filter(Number.isFinite), 'turn marks').to.have.length(3);
+        expect(split('diff-latency-1k', 'by our timing marks').filter(Number.isFinite), 'diff marks').to.have.length(6);
+        expect(split('diff-latency-1k', 'Theia\'s own diff editor').filter(Number.isFinite), 'Theia\'s own diff').to.have.length(2);
+        expect(run.figures.find(figure => figure.id === 'vscode-startup')!.notes!['its status item shown (navigation →, median ms)']).to.be.greaterThan(0);
         const table = toMarkdown(run);
         // The document takes the table in its results section and keeps the rest.
         const document = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'BENCHMARKS.md'), 'utf8');
@@ -61,7 +70,7 @@ describe('Benchmarks (smoke: few repetitions, no assertion on time)', function (
     it('runs the parts named with --only, in their order, and refuses an unknown one', () => {
         expect(parseSections(['--quick'])).to.deep.equal(BENCH_SECTIONS);
         expect(parseSections(['--only', 'startup,browser'])).to.deep.equal(['browser', 'startup']);
-        expect(() => parseSections(['--only', 'browsers'])).to.throw('--only takes a comma-separated list of server, snapshots, browser, startup; got "browsers"');
+        expect(() => parseSections(['--only', 'browsers'])).to.throw('--only takes a comma-separated list of server, snapshots, browser, vscode, startup; got "browsers"');
         expect(() => parseSections(['--only'])).to.throw('got ""');
     });
 });

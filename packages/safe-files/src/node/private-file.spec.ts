@@ -139,6 +139,14 @@ describe('private-file', () => {
         expect(fs.readFileSync(file, 'utf8')).to.equal('{"authToken":"x"}');
     });
 
+    it('skips only the sync when asked for a write that need not be durable: still exclusive, 0600 and renamed whole', async () => {
+        const file = path.join(home.dir, 'config');
+        const events = await recordFileSystem(() => writePrivateFileAtomic(file, '[core]\n', { durable: false }));
+        const temporary = events[0].split(' ')[1];
+        expect(events).to.deep.equal([`open ${temporary} exclusive mode 600`, 'write at mode 600', 'rename to config']);
+        expect(fs.readFileSync(file, 'utf8')).to.equal('[core]\n');
+    });
+
     it('creates missing directories 0700 from the start, not tightened afterwards (umask 0)', async () => {
         const dir = path.join(home.dir, 'first', 'second');
         const events = await recordFileSystem(() => ensurePrivateDirectory(dir));

@@ -42,12 +42,20 @@ export function temporaryFileWriterPid(name: string): number | undefined {
     return match ? Number(match[1]) : undefined;
 }
 
+export interface AtomicWriteOptions {
+    /**
+     * Whether the content is on disk before the rename (fsync; the default). A file rewritten before each use
+     * may skip it: readers still see the old file or the new one whole, and after a crash it is written again.
+     */
+    durable?: boolean;
+}
+
 /**
  * Writes `content` so that readers see either the old file or the complete new one, never a partial
  * one, and the file is 0600 from its first byte: an exclusive create with mode 0600, fsync, rename.
  */
-export function writePrivateFileAtomic(file: string, content: string | Uint8Array): Promise<void> {
-    return writeFileAtomic(file, content, PRIVATE_FILE_MODE);
+export function writePrivateFileAtomic(file: string, content: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+    return writeFileAtomic(file, content, PRIVATE_FILE_MODE, undefined, options);
 }
 
 /**
@@ -55,7 +63,9 @@ export function writePrivateFileAtomic(file: string, content: string | Uint8Arra
  * exclusively with `mode` (applied exactly, whatever the umask; without one, 0666 less the umask),
  * fsync, rename. `beforeRename` may refuse at the last moment (it throws; the temporary file goes).
  */
-export async function writeFileAtomic(file: string, content: string | Uint8Array, mode: number | undefined, beforeRename?: () => Promise<void>): Promise<void> {
+export async function writeFileAtomic(
+    file: string, content: string | Uint8Array, mode: number | undefined, beforeRename?: () => Promise<void>, options: AtomicWriteOptions = {}
+): Promise<void> {
     const temporary = temporaryNameFor(file);
     // O_EXCL also refuses a symbolic link planted under the temporary name: nothing is written through one.
     const handle = await fs.promises.open(temporary, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, mode ?? 0o666);
@@ -65,7 +75,9 @@ export async function writeFileAtomic(file: string, content: string | Uint8Array
                 await handle.chmod(mode);
             }
             await handle.writeFile(content);
-            await handle.sync();
+            if (options.durable !== false) {
+                await handle.sync();
+            }
         } finally {
             await handle.close();
         }

@@ -4,6 +4,7 @@ import * as path from 'path';
 import { readFileBounded } from '@theia-cli-companion/safe-files/lib/node';
 import type { SnapshotFileChange } from '../../common/snapshot-file-change';
 import { BlobStore } from './blob-store';
+import { indexHasSkipBits } from './index-skip-bits';
 import { PrivateGitRepository } from './private-git-repository';
 import { addIgnoringErrors, findUnreadablePaths, unreadableChanges, UnreadablePath } from './unreadable-paths';
 
@@ -147,7 +148,9 @@ export class GitSnapshotEngine {
             // written in the same instant as the folder's index is still re-hashed.
             const { atime, mtime } = await fs.promises.stat(own.index);
             await fs.promises.utimes(repository.indexFile, atime, mtime);
-            await this.clearSkipBits(repository);
+            if (indexHasSkipBits(await fs.promises.readFile(repository.indexFile)) !== false) {
+                await this.clearSkipBits(repository);
+            }
             return true;
         } catch {
             await fs.promises.rm(repository.indexFile, { force: true });
@@ -157,7 +160,8 @@ export class GitSnapshotEngine {
 
     /**
      * Entries the folder's index marks assume-unchanged or skip-worktree would never be read again by `git add`:
-     * an agent's change to such a file would go unseen. Ours are cleared (`ls-files -v` tags them lowercase, or `S`).
+     * an agent's change to such a file would go unseen. Ours are cleared (`ls-files -v` tags them lowercase, or `S`);
+     * asked only when the index itself does not already say that it has none.
      */
     protected async clearSkipBits(repository: PrivateGitRepository): Promise<void> {
         const flagged = (await repository.git(['ls-files', '-v', '-z'])).toString('utf8').split('\0')

@@ -1,8 +1,10 @@
 import { expect } from 'chai';
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { BlobStore } from './blob-store';
+import { GitSnapshotEngine, GitTreeSnapshot } from './git-snapshot-engine';
 import { PrivateGitRepository } from './private-git-repository';
 import { WorkspaceSnapshotter } from './workspace-snapshotter';
 
@@ -56,5 +58,41 @@ describe('PrivateGitRepository: which git runs', function (): void {
         const parent = Number((await new PrivateGitRepository(path.join(root, 'private'), folder).git(['--version'])).toString());
         expect(parent).to.be.greaterThan(1).and.not.equal(process.pid);
         expect(fs.readFileSync(`/proc/${parent}/cmdline`, 'utf8')).to.include('spawn-helper-main.js');
+    });
+
+    it('lays out a new directory itself (no `git init`), asks git for skip bits only when the index has some, and rewrites an emptied HEAD', async () => {
+        // A `git` that logs its command, then runs the real one.
+        const bin = path.join(root, 'bin');
+        const log = path.join(root, 'commands');
+        fs.mkdirSync(bin);
+        const real = (await PrivateGitRepository.executable(savedPath))!;
+        fs.writeFileSync(path.join(bin, 'git'), `#!/bin/sh\necho "$1" >> "${log}"\nexec "${real}" "$@"\n`, { mode: 0o755 });
+        const env = { PATH: savedPath, HOME: root, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+        execFileSync(real, ['init', '-q'], { cwd: folder, env });
+        execFileSync(real, ['add', 'README.md'], { cwd: folder, env });
+        process.env.PATH = [bin, savedPath].join(path.delimiter);
+        const commands = () => fs.readFileSync(log, 'utf8').trim().split('\n').filter(command => command !== '--version');
+        const take = (store: string) => new WorkspaceSnapshotter({
+            gitDir: path.join(root, store, 'git'), blobs: new BlobStore(path.join(root, store, 'blobs')), warn: () => undefined
+        }).take(folder);
+
+        const first = await take('clean');
+        expect(first.kind).to.equal('git');
+        expect(commands()).to.deep.equal(['add', 'write-tree']);
+
+        fs.rmSync(log);
+        execFileSync(real, ['update-index', '--assume-unchanged', 'README.md'], { cwd: folder, env });
+        await take('flagged');
+        expect(commands()).to.deep.equal(['ls-files', 'update-index', 'update-index', 'add', 'write-tree']);
+
+        // A crash right after HEAD was created may leave it empty: git would not take the directory for a repository.
+        // Other settings than this process prepared it with: prepared again, as by the next process.
+        const gitDir = (first as GitTreeSnapshot).gitDir;
+        fs.writeFileSync(path.join(gitDir, 'HEAD'), '');
+        fs.writeFileSync(path.join(folder, 'README.md'), 'changed\n');
+        const engine = new GitSnapshotEngine(path.dirname(gitDir));
+        const after = await engine.take(folder, { excludes: ['*.log'], include: [] });
+        expect(after.tree).to.not.equal((first as GitTreeSnapshot).tree);
+        expect(fs.readFileSync(path.join(gitDir, 'HEAD'), 'utf8')).to.equal('ref: refs/heads/main\n');
     });
 });

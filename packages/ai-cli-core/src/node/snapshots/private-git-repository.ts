@@ -41,6 +41,9 @@ const CONFIG = [
     ''
 ].join('\n');
 
+/** Our only branch, never committed to: snapshots are trees. */
+const HEAD = 'ref: refs/heads/main\n';
+
 /**
  * A git directory private to us (0700, under the IDE's config directory) whose work tree is a user's
  * folder: git's index gives us what changed since the last snapshot at the cost of `git status`. Every
@@ -83,27 +86,37 @@ export class PrivateGitRepository {
         return path.join(this.gitDir, 'index');
     }
 
-    /** Creates the directory on first use (no templates, so no sample hooks); writes our config and attributes when this process has not yet. */
+    /**
+     * Creates the directory on first use, laid out as gitrepository-layout(5) says (no templates, so no sample
+     * hooks; without a `git init` process); writes our config and attributes when this process has not yet.
+     */
     async prepare(alternateObjects: string | undefined, excludes: readonly string[]): Promise<void> {
         const settings = JSON.stringify([alternateObjects, excludes]);
-        const initialized = fs.existsSync(path.join(this.gitDir, 'HEAD'));
-        if (initialized && prepared.get(this.gitDir) === settings) {
+        const head = path.join(this.gitDir, 'HEAD');
+        if (prepared.get(this.gitDir) === settings && fs.existsSync(head)) {
             return;
         }
         prepared.delete(this.gitDir);
+        await ensurePrivateDirectory(this.gitDir);
+        const initialized = await fs.promises.readFile(head, 'latin1').then(text => text === HEAD, () => false);
         if (!initialized) {
-            await ensurePrivateDirectory(this.gitDir);
-            await this.git(['init', '--quiet', '--template=', '--shared=0600']);
+            // Inside our own 0700 directory, which nobody else can write to. Only what git needs: refs and objects
+            // make it a repository, `info` and `objects/info` hold our files; git creates the rest when it needs it.
+            const mkdir = (dir: string) => fs.promises.mkdir(path.join(this.gitDir, dir), { recursive: true, mode: 0o700 });
+            await Promise.all([mkdir('info'), mkdir('refs'), mkdir('objects/info')]);
         }
-        await writePrivateFileAtomic(path.join(this.gitDir, 'config'), CONFIG);
-        await ensurePrivateDirectory(path.join(this.gitDir, 'info'));
-        await writePrivateFileAtomic(path.join(this.gitDir, 'info', 'attributes'), BYTE_EXACT_ATTRIBUTES);
-        await writePrivateFileAtomic(path.join(this.gitDir, 'info', 'exclude'), excludes.map(pattern => `${pattern}\n`).join(''));
+        // Each rewritten before this process's first git command, so a crash that loses one loses nothing: not synced.
+        const rewritten = { durable: false };
         const alternates = path.join(this.gitDir, 'objects', 'info', 'alternates');
-        if (alternateObjects) {
-            await writePrivateFileAtomic(alternates, `${alternateObjects}\n`);
-        } else {
-            await fs.promises.rm(alternates, { force: true });
+        await Promise.all([
+            writePrivateFileAtomic(path.join(this.gitDir, 'config'), CONFIG, rewritten),
+            writePrivateFileAtomic(path.join(this.gitDir, 'info', 'attributes'), BYTE_EXACT_ATTRIBUTES, rewritten),
+            writePrivateFileAtomic(path.join(this.gitDir, 'info', 'exclude'), excludes.map(pattern => `${pattern}\n`).join(''), rewritten),
+            alternateObjects ? writePrivateFileAtomic(alternates, `${alternateObjects}\n`, rewritten) : fs.promises.rm(alternates, { force: true })
+        ]);
+        if (!initialized) {
+            // Last: git takes the directory for a repository once HEAD is there (an empty one, left by a crash, is rewritten).
+            await writePrivateFileAtomic(head, HEAD, rewritten);
         }
         prepared.set(this.gitDir, settings);
     }

@@ -11,7 +11,7 @@ import { markAt, takeBackendMarks } from './timing-marks';
 import { Figure, now, round, sleep, Summary, summarize } from './stats';
 
 type OpenFile = { path: string; cursor?: { line: number } };
-const activeCursorLine = (context: unknown): number | undefined =>
+export const activeCursorLine = (context: unknown): number | undefined =>
     ((context as { workspaceState?: { openFiles?: OpenFile[] } } | undefined)?.workspaceState?.openFiles?.[0]?.cursor?.line);
 
 /** The RPC method our frontend sends editor state with, and the floor's: what the page's frame marks look for. */
@@ -22,7 +22,7 @@ const FLOOR_METHOD = 'pushPayload';
  * An SSE client in a process of its own that prints when each event arrived (after parsing it, as a
  * client must): the far end of both baselines.
  */
-class SseArrivals {
+export class SseArrivals {
     protected readonly child: ChildProcess;
     protected readonly arrivals: number[] = [];
     protected waiter?: () => void;
@@ -124,8 +124,8 @@ export interface ContextLatencyOptions {
 /**
  * From a cursor move in the browser to the real Gemini IdeClient holding the new context, minus the
  * debounce the user configured; against the floor any browser IDE extension must take with the same
- * payload: sent from the page over Theia's own RPC to the backend and pushed over SSE to a client in
- * another process (the bench-floor extension, in the same window). Alternating, sample by sample.
+ * payload on the same key press: sent from the page over Theia's own RPC to the backend at once and
+ * pushed over SSE to a client in another process (the bench-floor extension, in the same window).
  * Both are broken down where the RPC frame leaves the page. With `loopbackProbe` (a second IdeClient
  * told to dial loopback, as outside a container), the same key press is timed to both clients.
  */
@@ -146,13 +146,17 @@ export async function benchContextLatency(options: ContextLatencyOptions, window
     const floor = { total: [] as number[], frontend: [] as number[], afterFrame: [] as number[] };
     const bare: number[] = [];
     const bareLink = new BareSseLink();
+    const followCursor = (on: boolean) => window.page.evaluate(([name, follow]) =>
+        (window as unknown as Record<string, { followCursor(on: boolean): void }>)[name as string].followCursor(follow as boolean), [BENCH_FLOOR_GLOBAL, on] as const);
     try {
         await until(() => floorClient.connectedNow(), 'the floor\'s SSE client to connect', 10000);
         await bareLink.open();
+        await followCursor(true);
         for (let rep = 0; rep < reps; rep++) {
             const line = rep + 2;
-            await watchRpcFrames(window, [OUR_METHOD]);
+            await watchRpcFrames(window, [OUR_METHOD, FLOOR_METHOD]);
             await takeBackendMarks(window);
+            const floorArrived = floorClient.next();
             const t0 = now();
             await window.page.keyboard.press('ArrowDown');
             await until(() => latest.every(arrival => arrival.line === line), `the CLI to see line ${line}`, 20000, 1);
@@ -164,23 +168,17 @@ export async function benchContextLatency(options: ContextLatencyOptions, window
                 ours[i].afterFrame.push(arrival.at - frame);
                 ours[i].afterSent.push(arrival.at - sent);
             });
-            const payload = latest[0].context as object;
-            await sleep(options.debounceMs);
-
-            await watchRpcFrames(window, [FLOOR_METHOD]);
-            const arrived = floorClient.next();
-            const f0 = now();
-            await window.page.evaluate(([name, body]) => (window as unknown as Record<string, { push(payload: object): Promise<void> }>)[name as string].push(body as object),
-                [BENCH_FLOOR_GLOBAL, payload]);
-            const at = await arrived;
             const floorFrame = await firstRpcFrame(window, FLOOR_METHOD);
-            floor.total.push(at - f0);
-            floor.frontend.push(floorFrame - f0);
-            floor.afterFrame.push(at - floorFrame);
+            const floorAt = await floorArrived;
+            floor.total.push(floorAt - t0);
+            floor.frontend.push(floorFrame - t0);
+            floor.afterFrame.push(floorAt - floorFrame);
+            const payload = latest[0].context as object;
             bare.push(await bareLink.send(payload));
-            await sleep(5);
+            await sleep(options.debounceMs);
         }
     } finally {
+        await followCursor(false);
         floorClient.close();
         bareLink.close();
     }
@@ -223,7 +221,7 @@ function contextLatencyFigures(debounceMs: number, { transports, ours, frontend,
             title: `Cursor move in the browser → ide/contextUpdate in the real IdeClient ${describe(transport)}, minus the ${debounceMs} ms debounce`,
             unit: 'ms',
             measured,
-            baselineName: 'the same payload from the page over Theia\'s RPC, pushed over SSE to another process (bench-floor)',
+            baselineName: 'the same key press → the payload from the page over Theia\'s RPC at once, pushed over SSE to another process (bench-floor)',
             baseline,
             goal: 'p95 within 1.5 × the floor',
             goalMet: measured.p95 <= 1.5 * baseline.p95,
@@ -232,7 +230,7 @@ function contextLatencyFigures(debounceMs: number, { transports, ours, frontend,
                 'ours: frame → IdeClient (RPC, backend, SSE, client; median)': medianOf(ours[i].afterFrame),
                 'ours, by the backend\'s marks: frame → our handler (Theia\'s RPC); → the MCP sessions (our checks); written (MCP SDK); → IdeClient (medians)':
                     `${medianOf(backend.toBackend)}; ${medianOf(backend.ours)}; ${medianOf(backend.write)}; ${medianOf(ours[i].afterSent)}`,
-                'floor: page call → frame (median)': medianOf(floor.frontend),
+                'floor: key → frame (median)': medianOf(floor.frontend),
                 'floor: frame → SSE client (median)': medianOf(floor.afterFrame),
                 'bare loopback SSE, no IDE (median / p95)': `${medianOf(bare)} / ${round(summarize(bare).p95)}`
             }

@@ -6,9 +6,11 @@ import { Widget } from '@theia/core/lib/browser/widgets/widget';
 import URI from '@theia/core/lib/common/uri';
 import { BENCH_FLOOR_GLOBAL, BenchFloorService } from '../common/bench-floor-protocol';
 import { BenchFloorChatService } from '../common/bench-floor-chat-protocol';
+import { BenchFloorCursorForwarder } from './bench-floor-cursor-forwarder';
 
 /**
- * Lets the bench call the floors from the page: a context update sent the way an extension's frontend sends one,
+ * Lets the bench call the floors from the page: a context update sent the way an extension's frontend sends one
+ * (or one on each cursor move, when it follows the cursor),
  * the floor chat's echo times (when its backend had each message and sent it back), the backend's timing marks,
  * and Theia's own diff editor of two files, opened as any extension opens one (the floor of a diff review).
  */
@@ -24,13 +26,17 @@ export class BenchFloorPageHook implements FrontendApplicationContribution {
     @inject(OpenerService)
     protected readonly openerService: OpenerService;
 
+    @inject(BenchFloorCursorForwarder)
+    protected readonly cursorForwarder: BenchFloorCursorForwarder;
+
     protected readonly diffs: Widget[] = [];
 
     onStart(): void {
         Object.defineProperty(window, BENCH_FLOOR_GLOBAL, {
             value: Object.freeze({
                 push: (payload: object) => this.service.pushPayload(payload), echoes: () => this.chat.echoes(), marks: () => this.service.timingMarks(),
-                openDiff: (left: string, right: string) => this.openDiff(left, right), closeDiffs: () => this.closeDiffs()
+                openDiff: (left: string, right: string) => this.openDiff(left, right), closeDiffs: () => this.closeDiffs(),
+                followCursor: (on: boolean) => this.cursorForwarder.follow(on)
             }),
             configurable: true
         });

@@ -22,7 +22,7 @@ describe('Benchmarks (smoke: few repetitions, no assertion on time)', function (
             'snapshot-generated-first', 'snapshot-generated-next', 'snapshot-real-first', 'snapshot-real-next', 'checkpoint-storage-size', 'checkpoint-storage-turn',
             'context-latency', ...(inContainer ? ['context-latency-loopback'] : []),
             'diff-latency-1k', 'diff-latency-100k', 'diff-latency-1m', 'diff-latency-10m', 'typing-cost', 'acp-turn-fake', 'acp-turn-gemini',
-            'vscode-startup', 'vscode-diff-latency-1k', 'vscode-diff-latency-100k', 'vscode-diff-latency-1m',
+            'vscode-startup', 'vscode-context-latency', 'vscode-diff-latency-1k', 'vscode-diff-latency-100k', 'vscode-diff-latency-1m',
             'startup-backend', 'startup-frontend', 'startup-ide-companion-backend', 'startup-ide-companion-frontend', 'startup-acp-chat-backend',
             'startup-acp-chat-frontend', 'startup-agent-tasks-backend', 'startup-agent-tasks-frontend', 'startup-theia-ai-backend', 'startup-theia-ai-frontend'
         ]);
@@ -57,6 +57,10 @@ describe('Benchmarks (smoke: few repetitions, no assertion on time)', function (
         expect(split('diff-latency-1k', 'by our timing marks').filter(Number.isFinite), 'diff marks').to.have.length(6);
         expect(split('diff-latency-1k', 'Theia\'s own diff editor').filter(Number.isFinite), 'Theia\'s own diff').to.have.length(2);
         expect(run.figures.find(figure => figure.id === 'vscode-startup')!.notes!['its status item shown (navigation →, median ms)']).to.be.greaterThan(0);
+        // In code-server too: the extension host's marks (read by the floor extension) and VS Code's own diff editor.
+        expect(split('vscode-context-latency', 'by our timing marks').filter(Number.isFinite), 'VS Code host context marks').to.have.length(3);
+        expect(split('vscode-diff-latency-1k', 'by our timing marks').filter(Number.isFinite), 'VS Code host diff marks').to.have.length(5);
+        expect(split('vscode-diff-latency-1k', 'VS Code\'s own diff editor').filter(Number.isFinite), 'VS Code\'s own diff').to.have.length(2);
         const table = toMarkdown(run);
         // The document takes the table in its results section and keeps the rest.
         const document = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'BENCHMARKS.md'), 'utf8');

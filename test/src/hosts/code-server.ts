@@ -35,9 +35,12 @@ export class CodeServer {
     protected output = '';
     url = '';
 
-    /** `options.name` keeps a second code-server's directories apart; `options.withExtension: false` installs nothing (a baseline). */
+    /**
+     * `options.name` keeps a second code-server's directories apart; `options.withExtension: false` installs not ours (a baseline);
+     * `options.alsoInstall` are other .vsix files to install (a bench floor); `options.env` is added to the sandbox's environment.
+     */
     constructor(protected readonly sandbox: Sandbox, protected readonly settings: Record<string, unknown> = {},
-        protected readonly options: { name?: string; withExtension?: boolean } = {}) {
+        protected readonly options: { name?: string; withExtension?: boolean; alsoInstall?: readonly string[]; env?: Record<string, string> } = {}) {
         const name = options.name ?? 'code-server';
         this.dataDir = path.join(sandbox.root, `${name}-data`);
         this.extensionsDir = path.join(sandbox.root, `${name}-extensions`);
@@ -56,8 +59,8 @@ export class CodeServer {
     }
 
     async start(): Promise<void> {
-        if (this.options.withExtension !== false) {
-            execFileSync(this.bin, [...this.dirArgs, '--install-extension', VSIX], { env: this.sandbox.env, cwd: this.sandbox.root, stdio: 'pipe' });
+        for (const vsix of [...this.options.withExtension !== false ? [VSIX] : [], ...this.options.alsoInstall ?? []]) {
+            execFileSync(this.bin, [...this.dirArgs, '--install-extension', vsix], { env: this.sandbox.env, cwd: this.sandbox.root, stdio: 'pipe' });
         }
         fs.mkdirSync(this.extensionsDir, { recursive: true });
         fs.mkdirSync(path.join(this.dataDir, 'User'), { recursive: true });
@@ -71,7 +74,9 @@ export class CodeServer {
             ...this.settings
         }));
         this.child = spawn(this.bin, ['--auth', 'none', '--bind-addr', '127.0.0.1:0', '--disable-telemetry', '--disable-update-check',
-            '--disable-getting-started-override', ...this.dirArgs], { env: this.sandbox.env, cwd: this.sandbox.root, stdio: ['ignore', 'pipe', 'pipe'] });
+            '--disable-getting-started-override', ...this.dirArgs], {
+            env: { ...this.sandbox.env, ...this.options.env }, cwd: this.sandbox.root, stdio: ['ignore', 'pipe', 'pipe']
+        });
         trackProcess(this.child.pid!);
         this.child.stdout!.on('data', chunk => this.output += chunk);
         this.child.stderr!.on('data', chunk => this.output += chunk);

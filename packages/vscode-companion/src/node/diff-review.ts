@@ -2,6 +2,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { DiffOutcome, DiffProposal, fromRpcText, reviewedText, toRpcText } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { WindowLogger, FileUri } from '@theia-cli-companion/ide-companion-server/lib/node';
+import { timingMark } from '@theia-cli-companion/cli-process/lib/node';
 import { readFileBounded } from '@theia-cli-companion/safe-files/lib/node';
 import { PROPOSAL_SCHEME, ProposalFileSystem } from './proposal-file-system';
 
@@ -64,6 +65,7 @@ export class DiffReview implements vscode.TextDocumentContentProvider, vscode.Di
     }
 
     async open(proposal: DiffProposal): Promise<void> {
+        timingMark('diff:opening');
         const filePath = FileUri.fsPath(proposal.fileUri);
         const original = proposal.fileExists ? await this.readOriginal(filePath) : undefined;
         const text = fromRpcText(proposal.newContent);
@@ -147,6 +149,7 @@ export class DiffReview implements vscode.TextDocumentContentProvider, vscode.Di
     protected async show(review: Review): Promise<void> {
         const title = vscode.l10n.t('{0} ↔ proposed by {1}', path.basename(review.right.path), review.proposal.proposedBy);
         await vscode.commands.executeCommand('vscode.diff', review.left, review.right, title, { preview: false });
+        timingMark('diff:opened');
         this.updateContext();
     }
 

@@ -63,7 +63,7 @@ export class DiffReviewService {
         const fileUri = new URI(proposal.fileUri);
         const proposalUri = new URI(`${PROPOSAL_SCHEME}:${fileUri.path.toString()}`).withQuery(proposal.id);
         const diff: ReviewedDiff = { proposal, proposalUri, outcome: new Deferred(), resolved: false, queued: pace === 'queue' };
-        diff.etagAtOpen = await this.overwrites.etagOf(proposal.fileUri);
+        diff.etagAtOpen = this.overwrites.etagOf(proposal.fileUri);
         this.diffs.set(proposal.id, diff);
         diff.registration = this.registry.add({
             id: proposal.id, groupId: proposal.origin.groupId, widget: () => diff.widget, open: () => this.open(proposal.id)
@@ -161,7 +161,7 @@ export class DiffReviewService {
             this.messageService.error(nls.localize('theia-cli-companion/cli-core/diffNoText', 'The proposed text of {0} is no longer available.', diff.proposal.fileUri));
             return;
         }
-        if (!await this.overwrites.confirm(diff.proposal.fileUri, diff.etagAtOpen)) {
+        if (!await this.overwrites.confirm(diff.proposal.fileUri, await diff.etagAtOpen)) {
             return;
         }
         this.report(diff, { kind: 'accepted', content: await this.texts.reported(diff.proposal, shown) });

@@ -10,8 +10,11 @@ export interface ReviewedDiff {
     readonly proposalUri: URI;
     /** Settled once, by `report`. */
     readonly outcome: Deferred<ReviewOutcome>;
-    /** The file's etag when the diff opened ('absent' for a new file): a change means someone else wrote it. */
-    etagAtOpen?: string;
+    /**
+     * The file's etag when the diff opened ('absent' for a new file): a change means someone else wrote it. Read while
+     * the editor opens (which reads the file for its left side too), not before: nothing waits for it until an accept.
+     */
+    etagAtOpen?: Promise<string>;
     widget?: Widget;
     resolved: boolean;
     /** Arrived while the pace was "queue": closing its editor puts it back in the queue rather than rejecting it. */

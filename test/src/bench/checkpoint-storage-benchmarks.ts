@@ -108,7 +108,7 @@ async function runTurn(run: StoreRun, side: 'collected' | 'baseline', turn: numb
     fs.writeFileSync(path.join(run.folder, 'data.bin'), crypto.randomBytes(FILE_BYTES));
     const ended = await run.checkpoints.end('bench-chat', `t${turn}`);
     if (ended?.changes.length !== 1) {
-        throw new Error(`turn ${turn} (${side}) recorded ${ended?.changes.length ?? 0} changes, not 1`);
+        throw new Error(`turn ${turn} (${side}) recorded ${ended?.changes.length ?? 0} changes, not 1: ${ended?.error ?? (ended ? 'no error' : 'nothing recorded')}`);
     }
     if (side === 'collected') {
         await run.checkpoints.collect();

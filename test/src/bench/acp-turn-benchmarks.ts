@@ -295,7 +295,9 @@ async function chatTurn(chat: AcpChat, window: TheiaWindow, agentName: string, t
         observer.observe(view, { subtree: true, childList: true, characterData: true });
     }), { expected: token, timeoutMs: 60000 });
     shown.catch(() => undefined);
-    const response = await chat.send(`@${agentName} ${token}`, true);
+    const response = await chat.send(`@${agentName} ${token}`, true).catch(async error => {
+        throw new Error(`${error.message}: no response to the prompt to ${agentName}; ${await window.describeForFailure(`bench-turn-${agentName}`)}`);
+    });
     const { at, busyMs } = await shown;
     await chat.finished(response);
     return { sent: chat.lastSentAt, shown: at, busyMs };

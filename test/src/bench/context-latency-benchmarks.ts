@@ -26,9 +26,10 @@ export class SseArrivals {
     protected readonly child: ChildProcess;
     protected readonly arrivals: number[] = [];
     protected waiter?: () => void;
+    protected timeout?: ReturnType<typeof setTimeout>;
     protected connected = false;
 
-    constructor(url: string) {
+    constructor(protected readonly url: string) {
         const client = `
             const http = require('http');
             http.get(${JSON.stringify(url)}, res => {
@@ -63,15 +64,24 @@ export class SseArrivals {
         return this.connected;
     }
 
-    /** Resolves with the arrival time of the next event. */
-    next(): Promise<number> {
+    /** Resolves with the arrival time of the next event; rejects when none comes within `timeoutMs` (a floor that stopped sending). */
+    next(timeoutMs = 20000): Promise<number> {
         const count = this.arrivals.length;
-        return new Promise(resolve => {
-            this.waiter = () => this.arrivals.length > count && resolve(this.arrivals[count]);
+        clearTimeout(this.timeout);
+        return new Promise((resolve, reject) => {
+            this.timeout = setTimeout(() => reject(new Error(`no event from ${this.url} within ${timeoutMs} ms`)), timeoutMs);
+            this.waiter = () => {
+                if (this.arrivals.length > count) {
+                    clearTimeout(this.timeout);
+                    resolve(this.arrivals[count]);
+                }
+            };
         });
     }
 
     close(): void {
+        // A wait still open ends with the client, not 20 s later as an unhandled rejection.
+        clearTimeout(this.timeout);
         this.child.kill('SIGKILL');
     }
 }

@@ -59,7 +59,7 @@ describe('Benchmarks (smoke: few repetitions, no assertion on time)', function (
         expect(run.figures.find(figure => figure.id === 'vscode-startup')!.notes!['its status item shown (navigation →, median ms)']).to.be.greaterThan(0);
         // In code-server too: the extension host's marks (read by the floor extension) and VS Code's own diff editor.
         expect(split('vscode-context-latency', 'by our timing marks').filter(Number.isFinite), 'VS Code host context marks').to.have.length(3);
-        expect(split('vscode-diff-latency-1k', 'by our timing marks').filter(Number.isFinite), 'VS Code host diff marks').to.have.length(5);
+        expect(split('vscode-diff-latency-1k', 'by our timing marks').filter(Number.isFinite), 'VS Code host diff marks').to.have.length(4);
         expect(split('vscode-diff-latency-1k', 'VS Code\'s own diff editor').filter(Number.isFinite), 'VS Code\'s own diff').to.have.length(2);
         const table = toMarkdown(run);
         // The document takes the table in its results section and keeps the rest.

@@ -149,7 +149,6 @@ export class DiffReview implements vscode.TextDocumentContentProvider, vscode.Di
     protected async show(review: Review): Promise<void> {
         const title = vscode.l10n.t('{0} ↔ proposed by {1}', path.basename(review.right.path), review.proposal.proposedBy);
         await vscode.commands.executeCommand('vscode.diff', review.left, review.right, title, { preview: false });
-        timingMark('diff:opened');
         this.updateContext();
     }
 

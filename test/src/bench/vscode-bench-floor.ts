@@ -103,20 +103,21 @@ export async function vsCodeFloorPort(portFile: string): Promise<number> {
 }
 
 /** The extension host's timing marks since the last call, cleared (read by the floor extension). */
-export function takeExtensionHostMarks(port: number): Promise<TimingMark[]> {
-    return new Promise((resolve, reject) => http.get(`http://127.0.0.1:${port}${VSCODE_FLOOR_MARKS_PATH}`, response => {
-        let body = '';
-        response.setEncoding('utf8');
-        response.on('data', chunk => body += chunk);
-        response.on('end', () => response.statusCode === 200 ? resolve(JSON.parse(body) as TimingMark[]) : reject(new Error(`the floor's marks answered ${response.statusCode}`)));
-    }).on('error', reject));
+export async function takeExtensionHostMarks(port: number): Promise<TimingMark[]> {
+    return JSON.parse(await getFromFloor(port, VSCODE_FLOOR_MARKS_PATH)) as TimingMark[];
 }
 
 /** Asks the floor extension to open VS Code's own diff editor of two files. */
-export function openFloorDiff(port: number, left: string, right: string): Promise<void> {
-    const query = new URLSearchParams({ left, right }).toString();
-    return new Promise((resolve, reject) => http.get(`http://127.0.0.1:${port}${VSCODE_FLOOR_DIFF_PATH}?${query}`, response => {
-        response.resume();
-        response.on('end', () => response.statusCode === 200 ? resolve() : reject(new Error(`the floor's diff answered ${response.statusCode}`)));
+export async function openFloorDiff(port: number, left: string, right: string): Promise<void> {
+    await getFromFloor(port, `${VSCODE_FLOOR_DIFF_PATH}?${new URLSearchParams({ left, right })}`);
+}
+
+/** A GET to the floor extension's server: its body, or an error naming the route and status. */
+function getFromFloor(port: number, route: string): Promise<string> {
+    return new Promise((resolve, reject) => http.get(`http://127.0.0.1:${port}${route}`, response => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', chunk => body += chunk);
+        response.on('end', () => response.statusCode === 200 ? resolve(body) : reject(new Error(`the floor's ${route} answered ${response.statusCode}: ${body}`)));
     }).on('error', reject));
 }

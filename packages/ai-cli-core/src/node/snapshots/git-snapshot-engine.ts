@@ -143,12 +143,14 @@ export class GitSnapshotEngine {
             return false;
         }
         try {
-            await fs.promises.copyFile(own.index, repository.indexFile);
             // Git trusts an entry whose file is older than the index: the copy keeps the original's time, so a file
-            // written in the same instant as the folder's index is still re-hashed.
+            // written in the same instant as the folder's index is still re-hashed. Taken before the content is read,
+            // it is never newer than what was copied (a racing rewrite makes git re-hash more, never trust more).
             const { atime, mtime } = await fs.promises.stat(own.index);
+            const index = await fs.promises.readFile(own.index);
+            await fs.promises.writeFile(repository.indexFile, index, { mode: 0o600, flag: 'wx' });
             await fs.promises.utimes(repository.indexFile, atime, mtime);
-            if (indexHasSkipBits(await fs.promises.readFile(repository.indexFile)) !== false) {
+            if (indexHasSkipBits(index) !== false) {
                 await this.clearSkipBits(repository);
             }
             return true;

@@ -6,6 +6,7 @@ import { PreferenceService } from '@theia/core/lib/common/preferences/preference
 import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-scope';
 import { SNAPSHOT_INCLUDE_PREF } from './snapshot-include';
 import { CLI_FLAVOUR_DISPLAY_NAMES, CLI_FLAVOUR_IDS, CLI_FLAVOUR_PACKAGES, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
+import { ACP_REVIEW_PACE_SETTING, REVIEW_PACES, ReviewPace } from '@theia-cli-companion/ide-companion-server/lib/common';
 
 export const COMPANION_ENABLED_PREF = 'aiCliCompanion.enabled';
 export const CONTEXT_DEBOUNCE_PREF = 'aiCliCompanion.context.debounceMs';
@@ -14,11 +15,9 @@ export const DIFF_WRITE_ON_ACCEPT_PREF = 'aiCliCompanion.diff.writeOnAccept';
 export const DIFF_FOCUS_PREF = 'aiCliCompanion.diff.focus';
 
 export type DiffFocus = 'auto' | 'always' | 'never';
-/** How proposals reach the user: each diff opened (as ever), queued quietly in Pending Changes, or accepted as proposed. */
-export type ReviewPace = 'open' | 'queue' | 'accept';
-export const REVIEW_PACES: readonly ReviewPace[] = ['open', 'queue', 'accept'];
+export { ReviewPace, REVIEW_PACES };
 /** The pace of the proposals ACP agents make in Theia's chat (their permission diffs). */
-export const ACP_REVIEW_PACE_PREF = 'aiCliCompanion.acp.reviewPace';
+export const ACP_REVIEW_PACE_PREF = ACP_REVIEW_PACE_SETTING;
 export const REVIEW_NOTIFY_QUEUED_PREF = 'aiCliCompanion.review.notifyQueued';
 
 /** `aiCliCompanion.<flavour>.enabled|command|args`: one group per CLI. */

@@ -2,9 +2,8 @@ import { inject, injectable } from '@theia/core/shared/inversify';
 import { ApplicationServer } from '@theia/core/lib/common/application-protocol';
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import { CLI_FLAVOUR_IDS, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { buildDiagnosticReport } from '../common/diagnostic-report';
 import { IdeCompanionBackend, flavourPreference, ideCompanionPreferenceSchema } from '@theia-cli-companion/ai-cli-core/lib/common';
-import { cliCommandLine } from '@theia-cli-companion/ide-companion-server/lib/common';
+import { buildDiagnosticReport, cliCommandLine } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { CompanionOutput, EditorContextTracker, WindowServerService } from '@theia-cli-companion/ai-cli-core/lib/browser';
 
 const REPORTED_PACKAGES = ['@theia-cli-companion/ai-cli-ide-companion', '@theia-cli-companion/ai-cli-ide-protocol', '@theia/core'];

@@ -1,2 +1,2 @@
-// IDE mode's own common code: the diagnostic report.
-export * from './diagnostic-report';
+// IDE mode's common code: the diagnostic report, built by the Theia-free server package that the VS Code host shares.
+export { buildDiagnosticReport, DiagnosticReportInput } from '@theia-cli-companion/ide-companion-server/lib/common';

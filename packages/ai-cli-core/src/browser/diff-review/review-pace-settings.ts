@@ -3,8 +3,8 @@ import { PreferenceService } from '@theia/core/lib/common/preferences/preference
 import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-scope';
 import { nls } from '@theia/core/lib/common/nls';
 import { CLI_FLAVOUR_DISPLAY_NAMES, CLI_FLAVOUR_IDS } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { ACP_REVIEW_PACE_PREF, flavourPreference, REVIEW_PACES, ReviewPace } from '../../common/ide-companion-preferences';
-import { ReviewOrigin } from '@theia-cli-companion/ide-companion-server/lib/common';
+import { ACP_REVIEW_PACE_PREF, flavourPreference, ReviewPace } from '../../common/ide-companion-preferences';
+import { ReviewOrigin, reviewPaceOf, reviewPaceSetting } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { ExecutionSettings } from '../untrusted-workspace/execution-settings';
 
 /** Whose pace a setting is: one CLI flavour, or the chat's agents. */
@@ -24,8 +24,7 @@ export class ReviewPaceSettings {
     @inject(PreferenceService) protected readonly preferences: PreferenceService;
 
     of(origin: ReviewOrigin): ReviewPace {
-        const preference = origin.kind === 'acp' ? ACP_REVIEW_PACE_PREF
-            : origin.kind === 'cli' && origin.flavour ? flavourPreference(origin.flavour, 'reviewPace') : undefined;
+        const preference = reviewPaceSetting(origin);
         return preference ? this.paceIn(preference) : 'open';
     }
 
@@ -42,8 +41,7 @@ export class ReviewPaceSettings {
 
     /** The user's value of a pace setting; anything that is not a pace (a hand-edited settings file) is `open`. */
     protected paceIn(preference: string): ReviewPace {
-        const pace = this.settings.get<string>(preference, 'review');
-        return REVIEW_PACES.find(candidate => candidate === pace) ?? 'open';
+        return reviewPaceOf(this.settings.get<string>(preference, 'review'));
     }
 
     async set(target: PaceTarget, pace: ReviewPace): Promise<void> {

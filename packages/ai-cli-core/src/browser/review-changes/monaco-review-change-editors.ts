@@ -7,6 +7,7 @@ import { EditorWidget } from '@theia/editor/lib/browser/editor-widget';
 import { MonacoEditor } from '@theia/monaco/lib/browser/monaco-editor';
 import { MonacoDiffEditor } from '@theia/monaco/lib/browser/monaco-diff-editor';
 import type * as monaco from '@theia/monaco-editor-core';
+import { changeAtLine, changeSignature } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { LineSpan, ReviewChange, ReviewChangeEditor, ReviewChangeEditors } from './review-change-editor';
 
 /** A change as Monaco's diff computation gives it (`DetailedLineRangeMapping`, 1-based, end exclusive). */
@@ -76,7 +77,7 @@ class MonacoReviewChangeEditor implements ReviewChangeEditor {
             const change: ReviewChange = {
                 original: span(mapping.original),
                 modified: span(mapping.modified),
-                signature: `${linesOf(original, span(mapping.original))}\0${linesOf(modified, span(mapping.modified))}`
+                signature: changeSignature(linesOf(original, span(mapping.original)), linesOf(modified, span(mapping.modified)))
             };
             this.mappings.set(change, mapping);
             return change;
@@ -93,12 +94,7 @@ class MonacoReviewChangeEditor implements ReviewChangeEditor {
         if (line === undefined) {
             return undefined;
         }
-        const changes = this.changes();
-        const spanOf = (change: ReviewChange) => change[side];
-        // A deletion (an empty span) sits between two lines: the cursor on either one means it, unless a
-        // change covers that line itself.
-        return changes.find(change => spanOf(change).start <= line && line < spanOf(change).end)
-            ?? changes.find(change => spanOf(change).start === spanOf(change).end && (line === spanOf(change).start || line === spanOf(change).start - 1));
+        return changeAtLine(this.changes(), line, side);
     }
 
     async revert(change: ReviewChange): Promise<void> {
@@ -141,12 +137,12 @@ function span(range: LineRangeMapping['original']): LineSpan {
     return { start: range.startLineNumber, end: range.endLineNumberExclusive };
 }
 
-function linesOf(model: monaco.editor.ITextModel, lines: LineSpan): string {
+function linesOf(model: monaco.editor.ITextModel, lines: LineSpan): string[] {
     const content: string[] = [];
     for (let line = lines.start; line < lines.end && line <= model.getLineCount(); line++) {
         content.push(model.getLineContent(line));
     }
-    return content.join('\n');
+    return content;
 }
 
 /** Monaco's diff editors, wrapped once per editor for the change commands. */

@@ -1,21 +1,9 @@
 import { Event } from '@theia/core/lib/common/event';
 import { Widget } from '@theia/core/lib/browser/widgets/widget';
+import type { ReviewChange } from '@theia-cli-companion/ide-companion-server/lib/common';
 
-/** Lines `start` (1-based) up to `end` (exclusive); empty when they are equal. */
-export interface LineSpan {
-    readonly start: number;
-    readonly end: number;
-}
-
-/** One change of a diff, as the diff editor computed it. */
-export interface ReviewChange {
-    /** The lines it replaces on the left (empty: an insertion). */
-    readonly original: LineSpan;
-    /** The lines it puts on the right (empty: a deletion). */
-    readonly modified: LineSpan;
-    /** The change's content, left and right: identifies it while lines around it move. */
-    readonly signature: string;
-}
+// One change of a diff, as the diff editor computed it: the same shape on every host.
+export type { LineSpan, ReviewChange } from '@theia-cli-companion/ide-companion-server/lib/common';
 
 /** The change-level operations on one open diff editor. */
 export interface ReviewChangeEditor {

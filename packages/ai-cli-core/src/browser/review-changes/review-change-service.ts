@@ -4,6 +4,7 @@ import { Widget } from '@theia/core/lib/browser/widgets/widget';
 import { Emitter, Event } from '@theia/core/lib/common/event';
 import { MessageService } from '@theia/core/lib/common/message-service';
 import { nls } from '@theia/core/lib/common/nls';
+import { changeBeside } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { ReviewChange, ReviewChangeEditor, ReviewChangeEditors } from './review-change-editor';
 import { ReviewDiff, ReviewDiffRegistry } from './review-diff-registry';
 
@@ -156,9 +157,7 @@ export class ReviewChangeService {
     protected async goTo(target: Target, direction: 'next' | 'previous', line: number, options: { undecidedOnly: boolean }): Promise<void> {
         const candidates = (diff: ReviewDiff, changes: ReviewChange[]) => options.undecidedOnly ? this.undecided(diff, changes) : changes;
         const here = candidates(target.diff, target.editor.changes());
-        const inThisFile = direction === 'next'
-            ? here.find(change => change.modified.start > line)
-            : [...here].reverse().find(change => change.modified.start < line);
+        const inThisFile = changeBeside(here, line, direction);
         if (inThisFile) {
             target.editor.reveal(inThisFile);
             return;

@@ -1,5 +1,5 @@
 import { CLI_FLAVOUR_DISPLAY_NAMES, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { WindowEvent, WindowServerStatus } from '@theia-cli-companion/ai-cli-core/lib/common';
+import type { WindowEvent, WindowServerStatus } from './window-protocol';
 
 export interface DiagnosticReportInput {
     readonly generatedAt: Date;

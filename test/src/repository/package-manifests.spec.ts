@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as semver from 'semver';
@@ -20,11 +21,19 @@ interface Manifest {
     private?: boolean;
     engines?: Record<string, string>;
     publisher?: string;
+    displayName?: string;
+    description?: string;
+    icon?: string;
+    categories?: string[];
+    repository?: unknown;
+    capabilities?: { untrustedWorkspaces?: { restrictedConfigurations?: string[] } };
     contributes?: { configuration?: { properties?: Record<string, { scope?: string }> } };
 }
 
 /** The VS Code API the oldest supported host provides: code-server 4.100.3 (shared/reference/vscode-hosts.md). */
 const OLDEST_VSCODE_API = '1.100.0';
+/** The size the extension's README states for the .vsix. */
+const VSIX_MAX_BYTES = 750 * 1024;
 
 const packagesDir = path.join(REPO_ROOT, 'packages');
 /** The Monaco build @theia/monaco pins; every tested release must pin the same (the compatibility test installs into each). */
@@ -38,6 +47,10 @@ const packages = fs.readdirSync(packagesDir).map(name => ({
 describe('Package manifests', () => {
     for (const { dir, manifest } of packages) {
         describe(manifest.name, () => {
+            it('names no repository: the project has no public URL yet', () => {
+                expect(manifest.repository).to.equal(undefined);
+            });
+
             it('takes Theia from the app: every @theia/* is a peer over the supported range, pinned only for this repository\'s build', () => {
                 const theiaDependencies = Object.keys(manifest.dependencies ?? {}).filter(name => name.startsWith('@theia/'));
                 expect(theiaDependencies, 'direct @theia/* dependencies (a second copy of Theia in older or newer apps)').to.deep.equal([]);
@@ -80,15 +93,38 @@ describe('Package manifests', () => {
                     expect(fs.existsSync(path.join(dir, 'vsix', `${manifest.name}.vsix`)), 'the .vsix').to.equal(true);
                 });
 
-                it('lets no workspace turn it or a CLI on, or choose what runs: those settings are application-scoped, read from user settings only', () => {
+                it('lets no workspace turn it or a CLI on, choose what runs or turn review off: those settings are application-scoped, user settings only', () => {
                     const properties = manifest.contributes?.configuration?.properties ?? {};
-                    const perCli = ['gemini', 'qwen', 'claude'].flatMap(cli => ['enabled', 'command', 'args'].map(key => `aiCliCompanion.${cli}.${key}`));
+                    const perCli = ['gemini', 'qwen', 'claude'].flatMap(cli => ['enabled', 'command', 'args', 'reviewPace'].map(key => `aiCliCompanion.${cli}.${key}`));
                     const userOnly = ['aiCliCompanion.enabled', ...perCli];
                     for (const key of userOnly) {
                         // `window`, `resource` and `machine-overridable` settings can be set by a folder's .vscode/settings.json; `machine` ones
                         // are ignored in the User settings of a remote window such as code-server's (they go to its Remote settings).
                         expect(properties[key]?.scope, key).to.equal('application');
                     }
+                    // What runs and how edits are reviewed are also restricted in a folder the user does not trust.
+                    expect(manifest.capabilities?.untrustedWorkspaces?.restrictedConfigurations).to.include.members(perCli.filter(key => !key.endsWith('.enabled')));
+                });
+
+                it('is ready for Open VSX: listing fields, icon, README, CHANGELOG and license inside, a minified bundle under the stated size', () => {
+                    expect(manifest.displayName).to.be.a('string');
+                    expect(manifest.description).to.be.a('string');
+                    expect(manifest.categories).to.be.an('array').that.is.not.empty;
+                    expect(manifest.keywords).to.be.an('array').that.is.not.empty;
+                    expect(manifest.icon).to.equal('icon.png');
+                    const vsix = path.join(dir, 'vsix', `${manifest.name}.vsix`);
+                    // python3's zipfile lists it as "name  date time  size", one file per line after the header.
+                    const listing = execFileSync('python3', ['-m', 'zipfile', '-l', vsix], { encoding: 'utf8' });
+                    const files = listing.split('\n').slice(1).map(line => line.trim().split(/\s+/)[0]).filter(Boolean);
+                    expect(files).to.include.members(['extension/package.json', 'extension/package.nls.json', 'extension/readme.md', 'extension/changelog.md',
+                        'extension/LICENSE.txt', 'extension/icon.png', 'extension/dist/extension.js', 'extension/dist/stdio-bridge.js']);
+                    expect(files.filter(file => file.startsWith('extension/') && !file.startsWith('extension/dist/') && !/^extension\/[^/]+$/.test(file)),
+                        'nothing but the bundle in folders (no sources, no node_modules)').to.deep.equal([]);
+                    const bundle = fs.readFileSync(path.join(dir, 'dist', 'extension.js'), 'utf8');
+                    // Minified, the lines left are those inside template literals (~500); the unminified bundle has tens of thousands.
+                    expect(bundle.split('\n').length, 'lines of the bundle').to.be.below(2000);
+                    expect(fs.statSync(vsix).size, 'the .vsix').to.be.below(VSIX_MAX_BYTES);
+                    expect(fs.readFileSync(path.join(dir, 'README.md'), 'utf8')).to.include(`under ${VSIX_MAX_BYTES / 1024} KiB`);
                 });
             } else {
                 it('is ready to publish: license text, entry points that exist, its files, lib built on pack', () => {

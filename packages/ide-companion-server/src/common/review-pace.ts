@@ -1,8 +1,8 @@
 import type { ReviewOrigin } from './window-protocol';
 
 /** How proposals reach the user: each diff opened (as ever), queued quietly in Pending Changes, or accepted as proposed. */
-export type ReviewPace = 'open' | 'queue' | 'accept';
-export const REVIEW_PACES: readonly ReviewPace[] = ['open', 'queue', 'accept'];
+export const REVIEW_PACES = ['open', 'queue', 'accept'] as const;
+export type ReviewPace = typeof REVIEW_PACES[number];
 
 /** The pace of the proposals ACP agents make in a chat (their permission diffs). */
 export const ACP_REVIEW_PACE_SETTING = 'aiCliCompanion.acp.reviewPace';

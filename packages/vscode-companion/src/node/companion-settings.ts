@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import { CLI_FLAVOUR_IDS, CLI_FLAVOUR_PACKAGES, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { cliCommandLine } from '@theia-cli-companion/ide-companion-server/lib/common';
+import { cliCommandLine, REVIEW_PACES, ReviewOrigin, ReviewPace, reviewPaceOf, reviewPaceSetting } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
 import type { WindowLogger } from '@theia-cli-companion/ide-companion-server/lib/node';
 
@@ -10,6 +10,7 @@ export const SECTION = 'aiCliCompanion';
 const CommandSchema = z.string().trim().min(1, 'must not be empty').max(4096);
 const ArgsSchema = z.array(z.string().max(4096)).max(256);
 const DebounceSchema = z.number().int().min(0).max(2000);
+const ReviewPaceSchema = z.enum(REVIEW_PACES);
 
 /**
  * The extension's settings (`aiCliCompanion.*`), read and validated on every use: a bad value is
@@ -51,6 +52,29 @@ export class CompanionSettings {
         const command = this.valid(`${flavour}.command`, CommandSchema, this.userValue(`${flavour}.command`), CLI_FLAVOUR_PACKAGES[flavour].command);
         const args = this.valid(`${flavour}.args`, ArgsSchema, this.userValue(`${flavour}.args`), []);
         return cliCommandLine(flavour, command, args);
+    }
+
+    /**
+     * How an origin's proposals reach the user (`aiCliCompanion.<cli>.reviewPace`): the user's settings
+     * only, since a repository that could choose `accept` would have its own agent's edits applied unseen.
+     */
+    reviewPace(origin: Pick<ReviewOrigin, 'kind' | 'flavour'>): ReviewPace {
+        const setting = reviewPaceSetting(origin);
+        return setting ? reviewPaceOf(this.valid(setting.slice(SECTION.length + 1), ReviewPaceSchema, this.userValue(setting.slice(SECTION.length + 1)), 'open')) : 'open';
+    }
+
+    async setReviewPace(flavour: CliFlavourId, pace: ReviewPace): Promise<void> {
+        await this.configuration.update(`${flavour}.reviewPace`, pace, vscode.ConfigurationTarget.Global);
+    }
+
+    /** Whether a queued proposal is announced with a notification. */
+    get notifyQueued(): boolean {
+        return this.boolean('review.notifyQueued', false);
+    }
+
+    /** Whether a proposal's diff takes the keyboard focus when it opens. */
+    get diffFocus(): 'always' | 'never' {
+        return this.valid('diff.focus', z.enum(['always', 'never']), this.configuration.get('diff.focus'), 'always');
     }
 
     /** Whether a change touches the setting `key` (relative to the section). */

@@ -3,14 +3,15 @@ import { CLI_FLAVOUR_DISPLAY_NAMES } from '@theia-cli-companion/ai-cli-ide-proto
 import type { WindowServerStatus } from '@theia-cli-companion/ide-companion-server/lib/common';
 
 export const SHOW_STATUS_COMMAND = 'aiCliCompanion.showStatus';
+export const SHOW_MENU_COMMAND = 'aiCliCompanion.showMenu';
 
-/** The status bar item: connected CLIs and pending proposals at a glance; a click shows the status. */
+/** The status bar item: connected CLIs and pending proposals at a glance; a click opens the companion's menu. */
 export class CompanionStatusBar implements vscode.Disposable {
     protected readonly item = vscode.window.createStatusBarItem('aiCliCompanion.status', vscode.StatusBarAlignment.Left, 10);
 
     constructor() {
         this.item.name = vscode.l10n.t('AI CLI Companion');
-        this.item.command = SHOW_STATUS_COMMAND;
+        this.item.command = SHOW_MENU_COMMAND;
         this.update(undefined);
         this.item.show();
     }

@@ -4,16 +4,20 @@ import { DiffOutcome, DiffProposal, fromRpcText, reviewedText, toRpcText } from 
 import { WindowLogger, FileUri } from '@theia-cli-companion/ide-companion-server/lib/node';
 import { timingMark } from '@theia-cli-companion/cli-process/lib/node';
 import { readFileBounded } from '@theia-cli-companion/safe-files/lib/node';
+import type { AppliedChanges } from './applied-changes';
+import type { CompanionSettings } from './companion-settings';
 import { PROPOSAL_SCHEME, ProposalFileSystem } from './proposal-file-system';
 
 /** The left side of a review: the file as it was when the proposal came, read-only. */
 export const ORIGINAL_SCHEME = 'ai-cli-original';
 /** True while the active editor shows a proposal: Accept and Reject are offered. */
 export const DIFF_VISIBLE_CONTEXT = 'aiCliCompanion.diffVisible';
+/** True while a proposal waits for a decision: Accept All, Reject All and Close All Diffs are offered. */
+export const HAS_PENDING_CONTEXT = 'aiCliCompanion.hasPending';
 /** The largest original a review shows (a larger file, like a pipe or a device, is not read). */
 export const MAX_ORIGINAL_BYTES = 16 * 1024 * 1024;
 
-interface Review {
+export interface Review {
     readonly proposal: DiffProposal;
     /** The proposal's raw text, as the CLI sent it. */
     readonly text: string;
@@ -32,6 +36,8 @@ export type ReviewResolver = (id: string, outcome: DiffOutcome) => Promise<void>
  * Accept (the title bar's ✓, Ctrl/Cmd+S in the proposal, the command) reports the right side's text
  * byte for byte (`reviewedText`: the proposal's line endings and BOM where the user left them), Reject
  * (✗) rejects; closing the tab leaves it pending, and "Review Pending Diffs" brings it back.
+ * The proposer's review pace (the user's setting) decides how it arrives: opened, queued quietly in
+ * Pending Changes, or accepted as proposed with Undo (see AppliedChanges).
  */
 export class DiffReview implements vscode.TextDocumentContentProvider, vscode.Disposable {
     protected readonly reviews = new Map<string, Review>();
@@ -41,7 +47,12 @@ export class DiffReview implements vscode.TextDocumentContentProvider, vscode.Di
     readonly onDidChangePending = this.onDidChangePendingEmitter.event;
     protected readonly toDispose: vscode.Disposable[] = [];
 
-    constructor(protected readonly resolve: ReviewResolver, protected readonly logger: WindowLogger) {
+    constructor(
+        protected readonly resolve: ReviewResolver,
+        protected readonly logger: WindowLogger,
+        protected readonly settings: CompanionSettings,
+        protected readonly applied: AppliedChanges
+    ) {
         this.toDispose.push(
             this.proposals.onDidSave(uri => {
                 const review = this.reviewOf(uri);
@@ -60,12 +71,23 @@ export class DiffReview implements vscode.TextDocumentContentProvider, vscode.Di
         return [...this.reviews.values()].map(review => review.proposal);
     }
 
+    /** The reviews waiting for a decision, oldest first: all of them, or one session's. */
+    reviewsIn(groupId?: string): Review[] {
+        return [...this.reviews.values()].filter(review => groupId === undefined || review.proposal.origin.groupId === groupId);
+    }
+
     provideTextDocumentContent(uri: vscode.Uri): string {
         return this.reviewOf(uri)?.original ?? '';
     }
 
     async open(proposal: DiffProposal): Promise<void> {
         timingMark('diff:opening');
+        const pace = this.settings.reviewPace(proposal.origin);
+        if (pace === 'accept' && await this.applied.acceptUnseen(proposal)) {
+            // Answered while the server still waits for this call: the proposal never waits in the window.
+            await this.resolve(proposal.id, { accepted: true, content: proposal.newContent });
+            return;
+        }
         const filePath = FileUri.fsPath(proposal.fileUri);
         const original = proposal.fileExists ? await this.readOriginal(filePath) : undefined;
         const text = fromRpcText(proposal.newContent);
@@ -77,8 +99,27 @@ export class DiffReview implements vscode.TextDocumentContentProvider, vscode.Di
         };
         this.proposals.set(review.right, Buffer.from(text, 'utf8'));
         this.reviews.set(proposal.id, review);
-        this.onDidChangePendingEmitter.fire(this.reviews.size);
+        this.pendingChanged();
+        if (pace === 'queue') {
+            // Nothing opens and nothing takes the focus: Pending Changes and the status bar count show it.
+            this.noticeQueued(review);
+            return;
+        }
         await this.show(review);
+    }
+
+    protected noticeQueued(review: Review): void {
+        if (!this.settings.notifyQueued) {
+            return;
+        }
+        const open = vscode.l10n.t('Review');
+        void vscode.window.showInformationMessage(vscode.l10n.t('{0} proposes a change to {1}; it waits in Pending Changes.',
+            review.proposal.origin.label, path.basename(review.right.path)), open).then(answer => {
+            if (answer === open && this.reviews.get(review.proposal.id) === review) {
+                return this.show(review);
+            }
+            return undefined;
+        });
     }
 
     /**
@@ -106,7 +147,8 @@ export class DiffReview implements vscode.TextDocumentContentProvider, vscode.Di
         return text;
     }
 
-    async accept(target?: vscode.Uri): Promise<void> {
+    /** Accepts the review of the given side or id (a Pending Changes row), or of the active editor. */
+    async accept(target?: vscode.Uri | string): Promise<void> {
         const review = this.target(target);
         if (review) {
             const content = this.reviewedTextOf(review);
@@ -114,11 +156,23 @@ export class DiffReview implements vscode.TextDocumentContentProvider, vscode.Di
         }
     }
 
-    async reject(target?: vscode.Uri): Promise<void> {
+    async reject(target?: vscode.Uri | string): Promise<void> {
         const review = this.target(target);
         if (review) {
             await this.settle(review, { accepted: false });
         }
+    }
+
+    /** Accepts every waiting proposal, or one session's, one after the other: each answered once, to its own CLI. */
+    async acceptAll(groupId?: string): Promise<void> {
+        for (const review of this.reviewsIn(groupId)) {
+            await this.accept(review.proposal.id);
+        }
+    }
+
+    /** Rejects every waiting proposal, or one session's ("Close All Diffs" rejects them all, as in the Theia host). */
+    async rejectAll(groupId?: string): Promise<void> {
+        await Promise.all(this.reviewsIn(groupId).map(review => this.reject(review.proposal.id)));
     }
 
     /** Shows a pending proposal again: the only one, or the one the user picks. */
@@ -136,6 +190,14 @@ export class DiffReview implements vscode.TextDocumentContentProvider, vscode.Di
         }
     }
 
+    /** Opens a waiting proposal's diff (a Pending Changes row). */
+    async showReview(id: string): Promise<void> {
+        const review = this.reviews.get(id);
+        if (review) {
+            await this.show(review);
+        }
+    }
+
     /** The window's server stopped: whatever is open closes, and nothing is answered any more. */
     async clear(): Promise<void> {
         await Promise.all([...this.reviews.values()].map(review => this.forget(review)));
@@ -146,9 +208,10 @@ export class DiffReview implements vscode.TextDocumentContentProvider, vscode.Di
         this.toDispose.splice(0).forEach(disposable => disposable.dispose());
     }
 
-    protected async show(review: Review): Promise<void> {
+    async show(review: Review): Promise<void> {
         const title = vscode.l10n.t('{0} ↔ proposed by {1}', path.basename(review.right.path), review.proposal.proposedBy);
-        await vscode.commands.executeCommand('vscode.diff', review.left, review.right, title, { preview: false });
+        const options: vscode.TextDocumentShowOptions = { preview: false, preserveFocus: this.settings.diffFocus === 'never' };
+        await vscode.commands.executeCommand('vscode.diff', review.left, review.right, title, options);
         this.updateContext();
     }
 
@@ -161,7 +224,7 @@ export class DiffReview implements vscode.TextDocumentContentProvider, vscode.Di
         if (!this.reviews.delete(review.proposal.id)) {
             return;
         }
-        this.onDidChangePendingEmitter.fire(this.reviews.size);
+        this.pendingChanged();
         const document = this.documentOf(review);
         if (document?.isDirty) {
             // Into the in-memory proposal only: the tab then closes without asking to save.
@@ -188,16 +251,18 @@ export class DiffReview implements vscode.TextDocumentContentProvider, vscode.Di
         return vscode.workspace.textDocuments.find(document => document.uri.toString() === review.right.toString());
     }
 
-    /** The review of the given side, or of the active editor; a message when there is none. */
-    protected target(uri: vscode.Uri | undefined): Review | undefined {
-        const review = this.reviewOf(uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri);
+    /** The review of the given side or id, or of the active editor; a message when there is none. */
+    protected target(target: vscode.Uri | string | undefined): Review | undefined {
+        const review = typeof target === 'string' ? this.reviews.get(target)
+            : this.reviewOf(target instanceof vscode.Uri ? target : vscode.window.activeTextEditor?.document.uri);
         if (!review) {
             void vscode.window.showInformationMessage(vscode.l10n.t('The active editor shows no proposed change.'));
         }
         return review;
     }
 
-    protected reviewOf(uri: vscode.Uri | undefined): Review | undefined {
+    /** The review one side of a diff (or its document) belongs to. */
+    reviewOf(uri: vscode.Uri | undefined): Review | undefined {
         if (!uri || (uri.scheme !== PROPOSAL_SCHEME && uri.scheme !== ORIGINAL_SCHEME)) {
             return undefined;
         }
@@ -207,6 +272,11 @@ export class DiffReview implements vscode.TextDocumentContentProvider, vscode.Di
     protected updateContext(): void {
         const visible = !!this.reviewOf(vscode.window.activeTextEditor?.document.uri);
         void vscode.commands.executeCommand('setContext', DIFF_VISIBLE_CONTEXT, visible);
+    }
+
+    protected pendingChanged(): void {
+        void vscode.commands.executeCommand('setContext', HAS_PENDING_CONTEXT, this.reviews.size > 0);
+        this.onDidChangePendingEmitter.fire(this.reviews.size);
     }
 }
 

@@ -1,10 +1,12 @@
 import { randomUUID } from 'crypto';
 import * as vscode from 'vscode';
-import { CLI_FLAVOUR_DISPLAY_NAMES, IdeInfo, StdioConfig, THEIA_IDE_INFO } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
+import { CLI_FLAVOUR_DISPLAY_NAMES, ClaudeAtMentioned, IdeInfo, StdioConfig, THEIA_IDE_INFO } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
+import type { WindowEvent } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { IDE_MODE_FLAVOURS, removeStaleDiscoveryFiles } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 import type { WindowLogger, WindowServer } from '@theia-cli-companion/ide-companion-server/lib/node';
 import { createWindowServer, claudeWindowModule } from '@theia-cli-companion/ide-companion-server/lib/node/window';
+import { AppliedChanges } from './applied-changes';
 import type { CompanionSettings } from './companion-settings';
 import type { CompanionStatusBar } from './companion-status-bar';
 import { DiffReview } from './diff-review';
@@ -22,6 +24,8 @@ export class WindowHost implements vscode.Disposable {
     protected starting?: Promise<void>;
     protected tracker?: EditorStateTracker;
     readonly diffs: DiffReview;
+    /** Changes applied without a review (pace "accept automatically"), for Undo while the server runs. */
+    readonly applied: AppliedChanges;
     protected readonly toDispose: vscode.Disposable[] = [];
     protected readonly toDisposeOnStop: { dispose(): unknown }[] = [];
     /** The process may end without deactivate: the discovery files go anyway. */
@@ -34,8 +38,9 @@ export class WindowHost implements vscode.Disposable {
         protected readonly statusBar: CompanionStatusBar,
         protected readonly bridgeScript: string
     ) {
-        this.diffs = new DiffReview((id, outcome) => this.requireCompanion().diffs.resolve(id, outcome), logger);
-        this.toDispose.push(this.diffs,
+        this.applied = new AppliedChanges(() => this.companion?.applied, logger);
+        this.diffs = new DiffReview((id, outcome) => this.requireCompanion().diffs.resolve(id, outcome), logger, settings, this.applied);
+        this.toDispose.push(this.diffs, this.applied,
             this.diffs.onDidChangePending(pending => this.statusBar.update(this.companion?.status, pending)),
             vscode.workspace.onDidChangeWorkspaceFolders(() => this.run(async companion => companion.setRoots(this.roots))),
             vscode.workspace.onDidChangeConfiguration(event => {
@@ -50,6 +55,16 @@ export class WindowHost implements vscode.Disposable {
 
     get status(): WindowServer['status'] | undefined {
         return this.companion?.status;
+    }
+
+    /** The window's recent events, as its log shows them (never a token or file contents). */
+    get events(): WindowEvent[] {
+        return this.companion?.log.recent ?? [];
+    }
+
+    /** "Send Selection to Claude Code": answers how many Claude Code sessions got the mention. */
+    sendAtMention(mention: ClaudeAtMentioned): Promise<number> {
+        return this.requireCompanion().sendAtMention(mention);
     }
 
     protected get roots(): string[] {
@@ -111,6 +126,7 @@ export class WindowHost implements vscode.Disposable {
         this.toDisposeOnStop.splice(0).forEach(disposable => disposable.dispose());
         this.terminals.clear();
         this.statusBar.update(undefined);
+        this.applied.clear();
         if (companion) {
             await this.diffs.clear();
             await companion.stop();

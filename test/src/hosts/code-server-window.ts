@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { BrowserContext, Page } from 'playwright-core';
+import { BrowserContext, Locator, Page } from 'playwright-core';
 import { launchBrowser } from './browser';
 import { BrowserTerminal } from './browser-terminal';
 import { IdeWindow } from './ide-window';
@@ -174,6 +174,12 @@ export class CodeServerWindow implements IdeWindow {
         await this.revertChange(0);
     }
 
+    /** Clicks into the proposal (the diff's right side) and waits until it has the keyboard. */
+    async focusProposal(): Promise<void> {
+        await this.page.locator(`${DIFF_EDITOR} .editor.modified .view-lines`).click();
+        await until(() => this.page.evaluate(() => !!document.activeElement?.closest('.editor.modified')), 'the proposal to have the focus', 10000);
+    }
+
     /** Saves the proposal (the diff's right side) with Ctrl+S: our keybinding there accepts it. */
     async saveProposal(): Promise<void> {
         await this.page.locator(`${DIFF_EDITOR} .editor.modified .view-lines`).click();
@@ -225,6 +231,84 @@ export class CodeServerWindow implements IdeWindow {
         return this.clickTitleAction('Reject Diff');
     }
 
+    /** Clicks the companion's status bar item and waits for its menu. */
+    async openStatusMenu(): Promise<void> {
+        await this.page.locator(STATUS_ITEM).first().click();
+        await this.page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
+    }
+
+    /** Waits until the quick pick in front asks `placeholder` (the one before it may still show its rows until then). */
+    async waitForQuickPick(placeholder: string): Promise<void> {
+        await this.page.locator(`.quick-input-widget input[placeholder="${placeholder}"]`).waitFor({ state: 'visible', timeout: 10000 });
+    }
+
+    /** The rows of the quick pick in front, as their label and description read. */
+    async quickPickRows(): Promise<string[]> {
+        return this.page.locator('.quick-input-list .monaco-list-row').evaluateAll(nodes => nodes.map(node =>
+            [...node.querySelectorAll('.label-name, .label-description')].map(part => (part as HTMLElement).innerText).join(' ')));
+    }
+
+    /** Picks the row of the quick pick in front whose label is `label` (after its icon, if it has one). */
+    async pickQuickItem(label: string): Promise<void> {
+        const row = this.page.locator('.quick-input-list .monaco-list-row', { has: this.page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }) }).first();
+        await row.waitFor({ timeout: 10000 });
+        await row.click();
+    }
+
+    /** The Pending Changes view (in Source Control), shown with its command. */
+    async showPendingChanges(): Promise<void> {
+        await this.runCommand('AI CLI Companion: Show Pending Changes');
+        await this.pendingChangesPane().locator('.monaco-list').waitFor({ timeout: 10000 });
+    }
+
+    pendingChangesPane(): Locator {
+        return this.page.locator('.pane', { has: this.page.locator('.pane-header', { hasText: /Pending Changes/i }) });
+    }
+
+    /** The rows Pending Changes shows, top to bottom, as their label and description read. */
+    async pendingRows(): Promise<string[]> {
+        const rows = await this.pendingChangesPane().locator('.monaco-list-row').evaluateAll(nodes => nodes.map(node => ({
+            top: parseFloat((node as HTMLElement).style.top),
+            text: [...node.querySelectorAll('.label-name, .label-description')].map(part => (part as HTMLElement).innerText).join(' ')
+        })));
+        return rows.sort((a, b) => a.top - b.top).map(row => row.text.replace(/\s+/g, ' ').trim());
+    }
+
+    /** Clicks an inline action (Accept Diff, Reject Diff, Undo Change…) of the Pending Changes row that shows `rowText`. */
+    async clickPendingAction(rowText: string | RegExp, action: string): Promise<void> {
+        const row = this.pendingChangesPane().locator('.monaco-list-row', { hasText: rowText }).first();
+        await row.hover();
+        await row.locator(`.action-label[aria-label^="${action}"]`).click();
+    }
+
+    /** Clicks an action in the Pending Changes view's title bar (Accept All Diffs, Reject All Diffs). */
+    async clickPendingTitleAction(action: string): Promise<void> {
+        const pane = this.pendingChangesPane();
+        await pane.locator('.pane-header').hover();
+        await pane.locator(`.pane-header .action-label[aria-label^="${action}"]`).click();
+    }
+
+    /**
+     * Right-clicks the line of the active editor (of the diff's proposed side, in a diff) that shows `lineText`, at its start, and picks
+     * `label` from the context menu. A line inside the selection keeps the selection; any other line gets the cursor, as for a user.
+     */
+    async pickFromContextMenuAtLine(lineText: string, label: string): Promise<void> {
+        const editor = await this.page.locator(DIFF_EDITOR).count() ? `${DIFF_EDITOR} .editor.modified` : '.editor-group-container.active .monaco-editor';
+        await this.page.locator(`${editor} .view-line`, { hasText: lineText }).first().click({ button: 'right', position: { x: 5, y: 5 } });
+        // A menu item's accessible name is its label followed by its keybinding.
+        const item = this.page.getByRole('menuitem', { name: new RegExp(`^${escapeRegExp(label)}`) });
+        await item.waitFor({ timeout: 10000 });
+        // The workbench's menu ignores a click that arrives at once; the item hovered, Enter runs it as from the keyboard.
+        await item.hover();
+        await this.page.keyboard.press('Enter');
+        await item.waitFor({ state: 'hidden', timeout: 10000 });
+    }
+
+    /** The text on the browser's clipboard (the window may read it: see launchBrowser). */
+    clipboardText(): Promise<string> {
+        return this.page.evaluate(() => navigator.clipboard.readText());
+    }
+
     /** Answers the workspace trust dialog of a folder's first window "Yes, I trust the authors", as a user opening their own folder does. */
     trustFolder(): Promise<void> {
         return this.answerDialog(/Yes, I trust the authors/);
@@ -247,4 +331,8 @@ export class CodeServerWindow implements IdeWindow {
     protected async focusEditorArea(): Promise<void> {
         await this.page.locator('.editor-group-container.active').click({ position: { x: 300, y: 200 } }).catch(() => undefined);
     }
+}
+
+function escapeRegExp(text: string): string {
+    return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -88,6 +88,11 @@ export class CodeServer {
         this.url = match[1];
     }
 
+    /** The user's settings.json, as the Settings editor writes it. */
+    get userSettingsFile(): string {
+        return path.join(this.dataDir, 'User', 'settings.json');
+    }
+
     /** The URL of a window on `folder`. */
     windowUrl(folder: string): string {
         return `${this.url}/?folder=${encodeURIComponent(folder)}`;

@@ -34,6 +34,10 @@ export interface IdeDiffView {
     typeAtEndOfProposal(text: string): Promise<void>;
     /** Reverts the diff's first change with the arrow in its gutter. */
     revertFirstChange(): Promise<void>;
+    /** Clicks into the proposed side, as a user does before pressing a key there. */
+    focusProposal(): Promise<void>;
+    /** The text the proposed side shows, one line per row. */
+    proposalText(): Promise<string>;
     /** Saves the proposed side (Ctrl+S there): the companion takes that as accepting it. */
     saveProposal(): Promise<void>;
     /** Accepts the proposal with the diff's ✓ title action. */

@@ -237,6 +237,14 @@ export class TheiaWindow implements IdeWindow {
         return this.diff.revertFirstChange();
     }
 
+    focusProposal(): Promise<void> {
+        return this.diff.focusProposal();
+    }
+
+    proposalText(): Promise<string> {
+        return this.diff.proposalText();
+    }
+
     saveProposal(): Promise<void> {
         return this.diff.saveProposal();
     }

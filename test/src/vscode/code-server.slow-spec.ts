@@ -210,6 +210,18 @@ describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}`, function ():
         await claude.waitFor(/The line is added\./, 'the model\'s answer after the edit', 30_000);
     });
 
+    it('"Send Selection to Claude Code" from the editor\'s context menu puts the file and its selected lines into the real claude\'s prompt', async () => {
+        expect(claude, 'claude, started by the test before').not.to.equal(undefined);
+        await window.openFile('claude.txt');
+        await window.page.keyboard.press('Control+Home');
+        await window.page.keyboard.press('Shift+ArrowDown');
+        await window.page.keyboard.press('Shift+ArrowDown');
+        await window.waitForCursorStatus(3, 1);
+        await window.pickFromContextMenuAtLine('first', 'Send Selection to Claude Code');
+        await claude!.waitFor(/@\S*claude\.txt#L1-2/, 'the mention in Claude\'s prompt', 20_000)
+            .catch(error => explain(new Error(`${error.message}\nclaude's screen:\n${claude!.screen()}`)));
+    });
+
     it('turns a CLI off when the user says so, though the workspace\'s .vscode/settings.json turns it on', async () => {
         const qwenDir = path.join(sandbox.home, '.qwen', 'ide');
         const qwenFile = path.join(qwenDir, `${env.QWEN_CODE_IDE_SERVER_PORT}.lock`);

@@ -102,6 +102,7 @@ export class DiffReview implements vscode.TextDocumentContentProvider, vscode.Di
         this.pendingChanged();
         if (pace === 'queue') {
             // Nothing opens and nothing takes the focus: Pending Changes and the status bar count show it.
+            this.logger.info(`Proposal ${proposal.id} for ${filePath} queued in Pending Changes (review pace: queue quietly)`);
             this.noticeQueued(review);
             return;
         }

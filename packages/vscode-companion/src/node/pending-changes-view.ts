@@ -93,7 +93,9 @@ export class PendingChangesView implements vscode.TreeDataProvider<PendingChange
         const fileUri = vscode.Uri.parse(review.proposal.fileUri);
         const item = new vscode.TreeItem(path.basename(fileUri.fsPath));
         item.resourceUri = fileUri;
-        item.description = vscode.workspace.asRelativePath(path.dirname(fileUri.fsPath), true);
+        // The folder, relative to the workspace; nothing for a file at the top of a folder.
+        const relative = path.dirname(vscode.workspace.asRelativePath(fileUri, vscode.workspace.workspaceFolders?.length !== 1));
+        item.description = relative === '.' ? undefined : relative;
         item.tooltip = vscode.l10n.t('{0}, proposed by {1}', fileUri.fsPath, review.proposal.proposedBy);
         item.contextValue = 'aiCliProposal';
         item.command = { command: 'aiCliCompanion.openPendingChange', title: vscode.l10n.t('Open Diff'), arguments: [review.proposal.id] };

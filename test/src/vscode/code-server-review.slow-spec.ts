@@ -1,0 +1,230 @@
+import { expect } from 'chai';
+import * as fs from 'fs';
+import * as path from 'path';
+import { CODE_SERVER_VERSION, CodeServer } from '../hosts/code-server';
+import { CodeServerWindow } from '../hosts/code-server-window';
+import { IdeProbe } from '../hosts/ide-probe';
+import { until } from '../support/processes';
+import { createSandbox, createWorkspace, geminiDiscoveryDirectory, Sandbox } from '../support/sandbox';
+
+const NUMBERS = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\n';
+const PROPOSAL = 'one\nTWO\nthree\nfour\nFIVE\nsix\nseven\neight\nnine\n';
+
+/**
+ * The review workflow of the Theia host, in the VS Code host (code-server, default settings): the
+ * review pace set from the status bar menu, Pending Changes as a tree view with its actions, Undo of
+ * a change accepted automatically, change by change across one session's proposals, and the log and
+ * diagnostic report. The real Gemini CLI and Qwen Code IdeClients propose from the window's terminal.
+ */
+describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}: the review workflow`, function (): void {
+    this.timeout(300_000);
+    let sandbox: Sandbox;
+    let workspace: string;
+    let server: CodeServer;
+    let window: CodeServerWindow;
+    let gemini: IdeProbe;
+    let env: Record<string, string>;
+    const probes: IdeProbe[] = [];
+
+    const explain = async (error: Error) => {
+        throw new Error(`${error.message}\n${await window.describeForFailure('code-server-review')}\nextension log:\n${server.extensionLog().slice(-3000)}`);
+    };
+    const connect = async (flavour: 'gemini' | 'qwen') => {
+        const client = new IdeProbe(flavour, env, workspace);
+        probes.push(client);
+        const report = await client.connected();
+        expect(report.status.status, `${flavour}: ${report.status.details}`).to.equal('connected');
+        return client;
+    };
+    /** A value of the user's settings.json; undefined while the workbench is rewriting the file (it is not written atomically). */
+    const userSetting = (key: string): unknown => {
+        try {
+            return JSON.parse(fs.readFileSync(server.userSettingsFile, 'utf8'))[key];
+        } catch {
+            return undefined;
+        }
+    };
+    /** Sets Gemini CLI's review pace from the status bar menu, as a user does; resolves once the user setting says so. */
+    const openPacePicker = async () => {
+        await window.openStatusMenu();
+        await window.pickQuickItem('Set Review Pace…');
+        await window.waitForQuickPick('Whose proposed changes?');
+    };
+    const setGeminiPace = async (label: string, value: string) => {
+        await openPacePicker();
+        await window.pickQuickItem('Gemini CLI');
+        await window.waitForQuickPick('How the changes Gemini CLI proposes reach you');
+        await window.pickQuickItem(label);
+        await until(() => userSetting('aiCliCompanion.gemini.reviewPace') === value, `the user setting to say ${value}`, 10_000);
+        // The picker shows each CLI's pace as the extension reads it: once it shows the new one, the next proposal is paced by it.
+        let shown: string[] = [];
+        await until(async () => {
+            await openPacePicker();
+            shown = await window.quickPickRows();
+            await window.page.keyboard.press('Escape');
+            return shown.some(row => row.startsWith(`Gemini CLI ${label}`));
+        }, `the extension to read the pace ${value}`, 10_000).catch(error => explain(new Error(`${error.message}; the picker shows ${JSON.stringify(shown)}`)));
+    };
+
+    before(async () => {
+        sandbox = createSandbox();
+        workspace = createWorkspace(sandbox, 'project', {
+            'numbers.txt': NUMBERS, 'notes.txt': '', 'auto.txt': 'one\r\ntwo\r\n', 'other.txt': 'x\n'
+        });
+        server = new CodeServer(sandbox);
+        await server.start();
+        window = await CodeServerWindow.open(sandbox, server.windowUrl(workspace));
+        await window.trustFolder();
+        await window.openTerminal();
+        env = await window.terminalEnvironment(workspace);
+        gemini = await connect('gemini');
+    });
+
+    afterEach(async () => {
+        // Each story starts with nothing waiting and the default pace.
+        if (window && userSetting('aiCliCompanion.gemini.reviewPace') !== undefined && userSetting('aiCliCompanion.gemini.reviewPace') !== 'open') {
+            await window.page.keyboard.press('Escape');
+            await setGeminiPace('Open each diff', 'open');
+        }
+        if (window && /to review/.test(await window.statusText().catch(() => ''))) {
+            await window.runCommand('AI CLI Companion: Close All Diffs');
+            await window.waitForStatus(/CLI: \d+ connected/);
+        }
+    });
+
+    after(async () => {
+        await Promise.all(probes.map(client => client.close()));
+        await window?.close();
+        await server?.stop();
+        sandbox?.dispose();
+    });
+
+    it('queue quietly, set from the status bar menu: a proposal arriving while the user types opens nothing and takes nothing; '
+        + 'Pending Changes lists it under its session and its ✓ answers the CLI', async () => {
+        await setGeminiPace('Queue quietly', 'queue');
+
+        await window.openFile('notes.txt');
+        await window.page.keyboard.type('typed before the proposal, ');
+        const file = path.join(workspace, 'numbers.txt');
+        gemini.openDiff(file, PROPOSAL);
+        await window.waitForStatus(/CLI: 1 to review/).catch(explain);
+        await window.page.keyboard.type('typed after it.');
+        const notes = path.join(workspace, 'notes.txt');
+        // code-server auto-saves after a second: every key went to the file the user was typing in.
+        await until(() => fs.readFileSync(notes, 'utf8') === 'typed before the proposal, typed after it.', 'auto-save to write every typed key, in order', 15_000)
+            .catch(error => explain(new Error(`${error.message}: ${JSON.stringify(fs.readFileSync(notes, 'utf8'))}`)));
+        expect(await window.diffCount(), 'no diff editor opened').to.equal(0);
+        expect(await window.page.evaluate(() => !!document.activeElement?.closest('.monaco-editor')), 'the keyboard stays in the editor').to.equal(true);
+
+        await window.showPendingChanges();
+        await until(async () => (await window.pendingRows()).length === 2, 'the session and its proposal', 10_000).catch(explain);
+        const [session, proposal] = await window.pendingRows();
+        expect(session).to.match(/^Gemini CLI \(\S+ 0\.61\.0\) 1 to review$/);
+        expect(proposal).to.match(/^numbers\.txt/);
+        await window.clickPendingAction('numbers.txt', 'Accept Diff');
+        expect((await gemini.diffOutcome('diff', file)).result).to.deep.equal({ status: 'accepted', content: PROPOSAL });
+        await until(async () => (await window.pendingRows()).length === 0, 'the view to empty', 10_000);
+        await window.waitForStatus(/CLI: 1 connected/);
+    });
+
+    it('accept automatically: the CLI is answered at once as proposed, nothing opens, and Undo in Pending Changes after the CLI wrote puts back the file\'s bytes', async () => {
+        await setGeminiPace('Accept automatically', 'accept');
+        const file = path.join(workspace, 'auto.txt');
+        gemini.openDiff(file, 'one\r\nTWO\r\n');
+        expect((await gemini.diffOutcome('diff', file)).result).to.deep.equal({ status: 'accepted', content: 'one\r\nTWO\r\n' });
+        expect(await window.diffCount(), 'no diff editor opened').to.equal(0);
+        // Gemini CLI writes the accepted text itself.
+        fs.writeFileSync(file, 'one\r\nTWO\r\n');
+        await window.showPendingChanges();
+        await until(async () => (await window.pendingRows()).some(row => /^auto\.txt/.test(row)), 'the applied change to be listed', 10_000).catch(explain);
+        expect(await window.pendingRows()).to.deep.include.members(['Applied without review 1']);
+        await window.clickPendingAction('auto.txt', 'Undo Change');
+        await until(() => fs.readFileSync(file, 'utf8') === 'one\r\ntwo\r\n', 'Undo to put back the bytes from before', 10_000)
+            .catch(error => explain(new Error(`${error.message}: ${JSON.stringify(fs.readFileSync(file, 'utf8'))}`)));
+        await until(async () => (await window.pendingRows()).length === 0, 'the view to empty', 10_000);
+    });
+
+    it('Pending Changes lists two CLI sessions\' proposals by session; Accept All Diffs answers each once, to its own CLI; Close All Diffs rejects what waits', async () => {
+        const qwen = await connect('qwen');
+        const numbers = path.join(workspace, 'numbers.txt');
+        const other = path.join(workspace, 'other.txt');
+        gemini.openDiff(numbers, PROPOSAL);
+        await window.waitForDiff('numbers.txt').catch(explain);
+        qwen.openDiff(other, 'y\n');
+        await window.waitForDiff('other.txt').catch(explain);
+        await window.waitForStatus(/CLI: 2 to review/);
+        await window.showPendingChanges();
+        await until(async () => (await window.pendingRows()).length === 4, 'two sessions with a proposal each', 10_000).catch(explain);
+        const rows = await window.pendingRows();
+        expect(rows.filter(row => /^(Gemini CLI|Qwen Code) \(\S+ \d+\.\d+\.\d+\) 1 to review$/.test(row)), rows.join(' | ')).to.have.length(2);
+        await window.clickPendingTitleAction('Accept All Diffs');
+        expect((await gemini.diffOutcome('diff', numbers)).result).to.deep.equal({ status: 'accepted', content: PROPOSAL });
+        expect((await qwen.diffOutcome('diff', other)).result).to.deep.equal({ status: 'accepted', content: 'y\n' });
+        expect(gemini.peekDiffOutcome('diff', other), 'Gemini hears nothing of Qwen\'s file').to.equal(undefined);
+        await window.waitForNoDiff();
+
+        gemini.openDiff(numbers, PROPOSAL);
+        await window.waitForDiff('numbers.txt').catch(explain);
+        await window.runCommand('AI CLI Companion: Close All Diffs');
+        expect((await gemini.diffOutcome('diff', numbers)).result).to.deep.equal({ status: 'rejected' });
+        await window.waitForNoDiff();
+        await window.waitForStatus(/CLI: 2 connected/);
+    });
+
+    it('change by change with the host\'s commands: Accept Change and Reject Change move on to what is undecided, Next/Previous Change visit every change '
+        + 'and wrap around; only Ctrl+S answers, with the rejected change put back', async () => {
+        const file = path.join(workspace, 'numbers.txt');
+        gemini.openDiff(file, 'one\nTWO\nthree\nfour\nFIVE\nsix\nseven\nEIGHT\nnine\n');
+        await window.waitForDiff('numbers.txt').catch(explain);
+        await until(async () => (await window.proposalText()).includes('EIGHT'), 'the proposal to show', 10_000);
+        await window.focusProposal();
+        await window.goTo(2, 1);
+        await window.page.keyboard.press('Control+Shift+Y');
+        await window.waitForCursorStatus(5, 1);
+        // From the diff's context menu, as a user who does not know the keys.
+        await window.pickFromContextMenuAtLine('FIVE', 'Reject Change');
+        await until(async () => (await window.proposalText()).includes('\nfive\n'), 'the second change to be put back', 10_000).catch(explain);
+        await window.waitForCursorStatus(8, 1);
+        await window.page.keyboard.press('Alt+F5');
+        await window.waitForCursorStatus(2, 1);
+        await window.page.keyboard.press('Shift+Alt+F5');
+        await window.waitForCursorStatus(8, 1);
+        expect(gemini.peekDiffOutcome('diff', file), 'no change decision answers the CLI').to.equal(undefined);
+        await window.page.keyboard.press('Control+s');
+        expect((await gemini.diffOutcome('diff', file)).result).to.deep.equal({
+            status: 'accepted', content: 'one\nTWO\nthree\nfour\nfive\nsix\nseven\nEIGHT\nnine\n'
+        });
+        await window.waitForNoDiff();
+    });
+
+    it('the status bar menu copies a diagnostic report that names the host and holds no secret, and shows the log', async () => {
+        await window.openStatusMenu();
+        await window.pickQuickItem('Copy Diagnostic Report');
+        const report = await until(async () => {
+            const text = await window.clipboardText().catch(() => '');
+            return text.startsWith('# CLI Companion diagnostic report') && text;
+        }, 'the diagnostic report on the clipboard', 20_000).catch(explain) as string;
+        expect(report).to.contain(`127.0.0.1:${env.GEMINI_CLI_IDE_SERVER_PORT}`);
+        expect(report).to.match(/- code-server: \d+\.\d+\.\d+/);
+        expect(report).to.match(/^- Gemini CLI: \S+ 0\.61\.0, connected /m);
+        expect(report).to.contain('- aiCliCompanion.gemini.reviewPace: "open"');
+        const discovery = fs.readdirSync(geminiDiscoveryDirectory(sandbox)).map(name => path.join(geminiDiscoveryDirectory(sandbox), name));
+        for (const file of discovery) {
+            expect(report, 'no token in the report').not.to.contain(JSON.parse(fs.readFileSync(file, 'utf8')).authToken);
+        }
+
+        await window.openStatusMenu();
+        await window.pickQuickItem('Show Log');
+        // The Output panel shows the extension's channel, scrolled to its latest lines (wrapped: paths break across rows).
+        let shown = { channel: '', lines: '' };
+        await until(async () => {
+            shown = {
+                channel: await window.page.locator('.panel select.monaco-select-box').first()
+                    .evaluate(select => (select as HTMLSelectElement).selectedOptions[0]?.text ?? '').catch(() => ''),
+                // Monaco renders spaces as U+00A0.
+                lines: (await window.page.locator('.panel .output-view .view-lines').innerText().catch(() => '')).replace(/\u00a0/g, ' ')
+            };
+            return shown.channel === 'AI CLI Companion' && /\[info\] Diff [0-9a-f-]+ for /.test(shown.lines);
+        }, 'the log in the Output panel', 10_000).catch(error => explain(new Error(`${error.message}: ${JSON.stringify(shown)}`)));
+    });
+});

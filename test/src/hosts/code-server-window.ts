@@ -250,7 +250,8 @@ export class CodeServerWindow implements IdeWindow {
 
     /** Picks the row of the quick pick in front whose label is `label` (after its icon, if it has one). */
     async pickQuickItem(label: string): Promise<void> {
-        const row = this.page.locator('.quick-input-list .monaco-list-row', { has: this.page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }) }).first();
+        const name = this.page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) });
+        const row = this.page.locator('.quick-input-list .monaco-list-row', { has: name }).first();
         await row.waitFor({ timeout: 10000 });
         await row.click();
     }

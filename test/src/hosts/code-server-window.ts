@@ -3,7 +3,7 @@ import * as path from 'path';
 import { BrowserContext, Locator, Page } from 'playwright-core';
 import { launchBrowser } from './browser';
 import { BrowserTerminal } from './browser-terminal';
-import { IdeWindow } from './ide-window';
+import { IdeWindow, ReviewPaceLabel } from './ide-window';
 import { until } from '../support/processes';
 import { Sandbox } from '../support/sandbox';
 
@@ -259,7 +259,8 @@ export class CodeServerWindow implements IdeWindow {
     /** The Pending Changes view (in Source Control), shown with its command. */
     async showPendingChanges(): Promise<void> {
         await this.runCommand('AI CLI Companion: Show Pending Changes');
-        await this.pendingChangesPane().locator('.monaco-list').waitFor({ timeout: 10000 });
+        // Its list is hidden while the view shows its message that nothing waits.
+        await this.pendingChangesPane().locator('.pane-body').waitFor({ timeout: 10000 });
     }
 
     pendingChangesPane(): Locator {
@@ -303,6 +304,63 @@ export class CodeServerWindow implements IdeWindow {
         await item.hover();
         await this.page.keyboard.press('Enter');
         await item.waitFor({ state: 'hidden', timeout: 10000 });
+    }
+
+    async setReviewPace(cli: string, pace: ReviewPaceLabel): Promise<void> {
+        const openPicker = async () => {
+            await this.openStatusMenu();
+            await this.pickQuickItem('Set Review Pace…');
+            await this.waitForQuickPick('Whose proposed changes?');
+        };
+        await openPicker();
+        await this.pickQuickItem(cli);
+        await this.waitForQuickPick(`How should changes from ${cli} reach you?`);
+        await this.pickQuickItem(pace);
+        // The picker shows each CLI's pace as the extension reads it: once it shows the new one, the next proposal is paced by it.
+        let shown: string[] = [];
+        await until(async () => {
+            await openPicker();
+            shown = await this.quickPickRows();
+            await this.page.keyboard.press('Escape');
+            return shown.some(row => row.startsWith(`${cli} ${pace}`));
+        }, `the extension to pace ${cli} by "${pace}"`, 10000).catch(error => {
+            throw new Error(`${error.message}; the picker shows ${JSON.stringify(shown)}`);
+        });
+    }
+
+    async pendingCount(): Promise<number> {
+        return Number(/CLI: (\d+) to review/.exec(await this.statusText())?.[1] ?? 0);
+    }
+
+    async pendingChanges(): Promise<{ waiting: string[]; applied: string[] }> {
+        await this.showPendingChanges();
+        const rows = await this.pendingChangesPane().locator('.monaco-list-row').evaluateAll(nodes => nodes.map(node => ({
+            top: parseFloat((node as HTMLElement).style.top),
+            level: Number(node.getAttribute('aria-level')),
+            name: (node.querySelector('.label-name') as HTMLElement | null)?.innerText.trim() ?? ''
+        })));
+        const listing = { waiting: [] as string[], applied: [] as string[] };
+        let parent = '';
+        for (const row of rows.sort((a, b) => a.top - b.top)) {
+            if (row.level === 1) {
+                parent = row.name;
+            } else {
+                (parent === 'Applied without review' ? listing.applied : listing.waiting).push(row.name);
+            }
+        }
+        return listing;
+    }
+
+    async acceptPending(name: string): Promise<void> {
+        await this.clickPendingAction(name, 'Accept Diff');
+    }
+
+    async undoApplied(name: string): Promise<void> {
+        await this.clickPendingAction(name, 'Undo Change');
+    }
+
+    async notifications(): Promise<string[]> {
+        return this.page.locator('.notification-list-item-message').allInnerTexts().catch(() => []);
     }
 
     /** The text on the browser's clipboard (the window may read it: see launchBrowser). */

@@ -46,6 +46,27 @@ export interface IdeDiffView {
     rejectDiff(): Promise<void>;
 }
 
+/** How a CLI's proposals reach the user, as the Set Review Pace… picker names the paces. */
+export type ReviewPaceLabel = 'Open each diff' | 'Queue quietly' | 'Accept automatically';
+
+/** Pending Changes and the review pace: a window's review beyond one diff. */
+export interface IdeReviewWorkflow {
+    /** Sets a CLI's pace from the status bar menu (Set Review Pace…), as a user does; resolves once the window paces by it. */
+    setReviewPace(cli: string, pace: ReviewPaceLabel): Promise<void>;
+    /** How many proposals the status bar counts as waiting (0 when it counts none). */
+    pendingCount(): Promise<number>;
+    /** Shows Pending Changes; resolves with the file names it lists as waiting and as applied without review. */
+    pendingChanges(): Promise<{ waiting: string[]; applied: string[] }>;
+    /** Accepts the waiting proposal for the file `name` with its ✓ in Pending Changes. */
+    acceptPending(name: string): Promise<void>;
+    /** Undoes the change applied without review to the file `name`, from Pending Changes. */
+    undoApplied(name: string): Promise<void>;
+    /** How many diff editors the window shows. */
+    diffCount(): Promise<number>;
+    /** The texts of the notifications the window shows. */
+    notifications(): Promise<string[]>;
+}
+
 /** The command palette and the companion's status bar item. */
 export interface IdeWorkbench {
     /** Runs a command from the command palette (F1), picking the row that shows `label`. */
@@ -60,7 +81,7 @@ export interface IdeWorkbench {
  * One IDE window in a browser (a Theia window, a code-server window), driven the way a user drives it.
  * A scenario written against this runs on every host that implements it.
  */
-export interface IdeWindow extends IdeEditorArea, IdeTerminalPanel, IdeDiffView, IdeWorkbench {
+export interface IdeWindow extends IdeEditorArea, IdeTerminalPanel, IdeDiffView, IdeWorkbench, IdeReviewWorkflow {
     /** Which host this is, for failure messages. */
     readonly host: string;
     readonly page: Page;

@@ -5,7 +5,8 @@ import { BrowserContext, Locator, Page } from 'playwright-core';
 import { launchBrowser, openTheiaWindow } from './browser';
 import { BrowserTerminal } from './browser-terminal';
 import { TheiaDiffEditor } from './theia-diff-editor';
-import { IdeWindow } from './ide-window';
+import { TheiaPendingReview } from './theia-pending-review';
+import { IdeWindow, ReviewPaceLabel } from './ide-window';
 import { until } from '../support/processes';
 import { readTheiaSettings, Sandbox, updateTheiaSettings } from '../support/sandbox';
 
@@ -24,9 +25,12 @@ export class TheiaWindow implements IdeWindow {
     protected readonly terminal: BrowserTerminal;
     /** The diff editor a proposal opens in. */
     readonly diff: TheiaDiffEditor;
+    /** Pending Changes and the review pace. */
+    readonly review: TheiaPendingReview;
 
     constructor(readonly page: Page, protected readonly scratchDir: string, protected readonly context?: BrowserContext) {
         this.diff = new TheiaDiffEditor(page);
+        this.review = new TheiaPendingReview(page, STATUS_ITEM);
         this.terminal = new BrowserTerminal(page, scratchDir, '.terminal-container .xterm-helper-textarea', what => this.describeForFailure(what));
     }
 
@@ -325,6 +329,32 @@ export class TheiaWindow implements IdeWindow {
         const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
         await row.waitFor({ state: 'visible', timeout: 10000 });
         await row.click();
+    }
+
+    setReviewPace(cli: string, pace: ReviewPaceLabel): Promise<void> {
+        return this.review.setReviewPace(cli, pace);
+    }
+
+    async pendingCount(): Promise<number> {
+        // "$(plug) CLI 1 $(diff) 2": sessions, then what waits (only when something does).
+        return Number(/^CLI \d+\s+(\d+)$/.exec(await this.statusText())?.[1] ?? 0);
+    }
+
+    async pendingChanges(): Promise<{ waiting: string[]; applied: string[] }> {
+        await this.runCommand('CLI Companion: Show Pending Changes');
+        return this.review.listing();
+    }
+
+    acceptPending(name: string): Promise<void> {
+        return this.review.acceptPending(name);
+    }
+
+    undoApplied(name: string): Promise<void> {
+        return this.review.undoApplied(name);
+    }
+
+    async diffCount(): Promise<number> {
+        return this.page.locator('#theia-main-content-panel .monaco-diff-editor').count();
     }
 
     /** The texts of the visible notifications. */

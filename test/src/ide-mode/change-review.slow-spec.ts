@@ -5,6 +5,7 @@ import { IdeProbe } from '../hosts/ide-probe';
 import { until } from '../support/processes';
 import { GeminiWindowTestbed } from '../support/gemini-window-testbed';
 import { TheiaWindow } from '../hosts/theia-window';
+import { REVIEW_SCENARIO_FILES, REVIEW_SCENARIOS } from '../scenarios/review-scenarios';
 
 const DIFF_EDITOR = '#theia-main-content-panel .monaco-diff-editor';
 const ORIGINAL = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\n';
@@ -17,7 +18,7 @@ const PROPOSAL = 'one\r\nTWO\r\nthree\r\nfour\r\nFIVE\r\nsix\r\nseven\r\nEIGHT\r
  */
 describe('Change-level review: the real Gemini IdeClient proposes three changes, the user decides each', function (): void {
     this.timeout(300000);
-    const bed = GeminiWindowTestbed.install({ 'numbers.txt': ORIGINAL, 'other.txt': 'alpha\nbeta\n', 'notes.txt': '', 'auto.txt': 'one\r\ntwo\r\n' }, { windowPer: 'test' });
+    const bed = GeminiWindowTestbed.install({ 'numbers.txt': ORIGINAL, 'other.txt': 'alpha\nbeta\n', ...REVIEW_SCENARIO_FILES }, { windowPer: 'test' });
 
     async function proposeNumbers(): Promise<string> {
         const file = path.join(bed.workspace, 'numbers.txt');
@@ -115,61 +116,16 @@ describe('Change-level review: the real Gemini IdeClient proposes three changes,
         }
     });
 
-    it('queue mode, set from the status bar menu: a proposal arriving while the user types opens nothing and takes nothing; it is accepted from Pending Changes', async () => {
-        await bed.window.pickFromStatusMenu('Set Review Pace…');
-        await bed.window.pickQuickItem('Gemini CLI');
-        await bed.window.pickQuickItem('Queue quietly');
-        const settings = path.join(bed.sandbox.theiaConfig, 'settings.json');
-        await until(() => JSON.parse(fs.readFileSync(settings, 'utf8'))['aiCliCompanion.gemini.reviewPace'] === 'queue', 'the user setting to be written', 10000);
-        try {
-            await bed.window.openFile('notes.txt');
-            await bed.window.page.keyboard.type('typed before the proposal, ');
-            const file = path.join(bed.workspace, 'numbers.txt');
-            bed.probe.openDiff(file, PROPOSAL);
-            await bed.window.waitForStatus(/^CLI 1\s+1$/);
-            await bed.window.page.keyboard.type('typed after it.');
-            const notes = path.join(bed.workspace, 'notes.txt');
-            await until(() => fs.readFileSync(notes, 'utf8') === 'typed before the proposal, typed after it.', 'auto-save to write every typed key, in order', 10000)
-                .catch(error => { throw new Error(`${error.message}: ${JSON.stringify(fs.readFileSync(notes, 'utf8'))}`); });
-            expect(await bed.window.page.locator(DIFF_EDITOR).count(), 'no diff editor opened').to.equal(0);
-            const current = await bed.window.page.locator('#theia-main-content-panel .lm-TabBar-tab.lm-mod-current').innerText();
-            expect(current).to.contain('notes.txt');
-            expect(await bed.window.page.evaluate(() => !!document.activeElement?.closest('.monaco-editor')), 'the keyboard stays in the editor').to.equal(true);
-            expect(await bed.window.notifications(), 'no notification unless asked for').to.deep.equal([]);
-
-            await bed.window.runCommand('CLI Companion: Show Pending Changes');
-            const item = bed.window.page.locator('.pending-review [data-proposal]', { hasText: 'numbers.txt' });
-            await item.waitFor({ state: 'visible', timeout: 10000 });
-            await bed.window.saveDocScreenshot('review-queue', bed.window.page.locator('#theia-app-shell'));
-            await item.locator('[data-action="accept"]').click();
-            expect((await bed.probe.diffOutcome('diff', file)).result).to.deep.equal({ status: 'accepted', content: PROPOSAL });
-            await bed.window.waitForStatus(/^CLI 1$/);
-        } finally {
-            await bed.window.changeSettings(bed.sandbox, { 'aiCliCompanion.gemini.reviewPace': undefined });
-        }
-    });
-
-    it('accept automatically: the CLI is answered at once as proposed, nothing opens, and Undo after the CLI wrote puts back the file\'s bytes', async () => {
-        await bed.window.changeSettings(bed.sandbox, { 'aiCliCompanion.gemini.reviewPace': 'accept' });
-        try {
-            const file = path.join(bed.workspace, 'auto.txt');
-            bed.probe.openDiff(file, 'one\r\nTWO\r\n');
-            expect((await bed.probe.diffOutcome('diff', file)).result).to.deep.equal({ status: 'accepted', content: 'one\r\nTWO\r\n' });
-            expect(await bed.window.page.locator(DIFF_EDITOR).count(), 'no diff editor opened').to.equal(0);
-            // Gemini CLI writes the accepted text itself.
-            fs.writeFileSync(file, 'one\r\nTWO\r\n');
-            await bed.window.runCommand('CLI Companion: Show Pending Changes');
-            const item = bed.window.page.locator('.pending-review [data-applied]', { hasText: 'auto.txt' });
-            await item.waitFor({ state: 'visible', timeout: 10000 });
-            await item.locator('[data-action="undo"]').click();
-            await until(() => fs.readFileSync(file, 'utf8') === 'one\r\ntwo\r\n', 'Undo to put back the bytes from before', 10000)
-                .catch(error => { throw new Error(`${error.message}: ${JSON.stringify(fs.readFileSync(file, 'utf8'))}`); });
-            await item.waitFor({ state: 'detached', timeout: 10000 });
-            await bed.window.waitForStatus(/^CLI 1$/);
-        } finally {
-            await bed.window.changeSettings(bed.sandbox, { 'aiCliCompanion.gemini.reviewPace': undefined });
-        }
-    });
+    // The stories the code-server spec runs too, from the same source.
+    for (const scenario of REVIEW_SCENARIOS) {
+        it(scenario.title, () => scenario.run({
+            window: bed.window, client: bed.probe, workspace: bed.workspace,
+            connect: () => Promise.reject(new Error('a review scenario connects no second client')),
+            whileQueued: async () => {
+                await bed.window.saveDocScreenshot('review-queue', bed.window.page.locator('#theia-app-shell'));
+            }
+        }));
+    }
 
     it('with two windows on the folder, a CLI\'s proposal opens and is listed in its own window only', async () => {
         const other = await TheiaWindow.open(bed.sandbox, bed.backend.url);

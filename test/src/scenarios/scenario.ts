@@ -11,6 +11,8 @@ export interface ScenarioSetup {
     connect(env: Record<string, string>): Promise<IdeProbe>;
     /** Runs with a proposal open and edited, before it is accepted: a host's own checks, a screenshot for the docs. */
     whileProposalEdited?(): Promise<void>;
+    /** Runs while a queued proposal is listed in Pending Changes: a screenshot for the docs. */
+    whileQueued?(): Promise<void>;
 }
 
 /** One user story written once, run by the spec of every host (a Theia window, a code-server window) as its own test. */

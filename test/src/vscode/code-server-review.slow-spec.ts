@@ -4,6 +4,7 @@ import * as path from 'path';
 import { CODE_SERVER_VERSION, CodeServer } from '../hosts/code-server';
 import { CodeServerWindow } from '../hosts/code-server-window';
 import { IdeProbe } from '../hosts/ide-probe';
+import { REVIEW_SCENARIO_FILES, REVIEW_SCENARIOS } from '../scenarios/review-scenarios';
 import { until } from '../support/processes';
 import { createSandbox, createWorkspace, geminiDiscoveryDirectory, Sandbox } from '../support/sandbox';
 
@@ -36,40 +37,10 @@ describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}: the review wo
         expect(report.status.status, `${flavour}: ${report.status.details}`).to.equal('connected');
         return client;
     };
-    /** A value of the user's settings.json; undefined while the workbench is rewriting the file (it is not written atomically). */
-    const userSetting = (key: string): unknown => {
-        try {
-            return JSON.parse(fs.readFileSync(server.userSettingsFile, 'utf8'))[key];
-        } catch {
-            return undefined;
-        }
-    };
-    /** Sets Gemini CLI's review pace from the status bar menu, as a user does; resolves once the user setting says so. */
-    const openPacePicker = async () => {
-        await window.openStatusMenu();
-        await window.pickQuickItem('Set Review Pace…');
-        await window.waitForQuickPick('Whose proposed changes?');
-    };
-    const setGeminiPace = async (label: string, value: string) => {
-        await openPacePicker();
-        await window.pickQuickItem('Gemini CLI');
-        await window.waitForQuickPick('How the changes Gemini CLI proposes reach you');
-        await window.pickQuickItem(label);
-        await until(() => userSetting('aiCliCompanion.gemini.reviewPace') === value, `the user setting to say ${value}`, 10_000);
-        // The picker shows each CLI's pace as the extension reads it: once it shows the new one, the next proposal is paced by it.
-        let shown: string[] = [];
-        await until(async () => {
-            await openPacePicker();
-            shown = await window.quickPickRows();
-            await window.page.keyboard.press('Escape');
-            return shown.some(row => row.startsWith(`Gemini CLI ${label}`));
-        }, `the extension to read the pace ${value}`, 10_000).catch(error => explain(new Error(`${error.message}; the picker shows ${JSON.stringify(shown)}`)));
-    };
-
     before(async () => {
         sandbox = createSandbox();
         workspace = createWorkspace(sandbox, 'project', {
-            'numbers.txt': NUMBERS, 'notes.txt': '', 'auto.txt': 'one\r\ntwo\r\n', 'other.txt': 'x\n'
+            'numbers.txt': NUMBERS, 'other.txt': 'x\n', ...REVIEW_SCENARIO_FILES
         });
         server = new CodeServer(sandbox);
         await server.start();
@@ -81,12 +52,8 @@ describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}: the review wo
     });
 
     afterEach(async () => {
-        // Each story starts with nothing waiting and the default pace.
-        if (window && userSetting('aiCliCompanion.gemini.reviewPace') !== undefined && userSetting('aiCliCompanion.gemini.reviewPace') !== 'open') {
-            await window.page.keyboard.press('Escape');
-            await setGeminiPace('Open each diff', 'open');
-        }
-        if (window && /to review/.test(await window.statusText().catch(() => ''))) {
+        // Each story starts with nothing waiting.
+        if (window && await window.pendingCount() > 0) {
             await window.runCommand('AI CLI Companion: Close All Diffs');
             await window.waitForStatus(/CLI: \d+ connected/);
         }
@@ -99,50 +66,12 @@ describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}: the review wo
         sandbox?.dispose();
     });
 
-    it('queue quietly, set from the status bar menu: a proposal arriving while the user types opens nothing and takes nothing; '
-        + 'Pending Changes lists it under its session and its ✓ answers the CLI', async () => {
-        await setGeminiPace('Queue quietly', 'queue');
-
-        await window.openFile('notes.txt');
-        await window.page.keyboard.type('typed before the proposal, ');
-        const file = path.join(workspace, 'numbers.txt');
-        gemini.openDiff(file, PROPOSAL);
-        await window.waitForStatus(/CLI: 1 to review/).catch(explain);
-        await window.page.keyboard.type('typed after it.');
-        const notes = path.join(workspace, 'notes.txt');
-        // code-server auto-saves after a second: every key went to the file the user was typing in.
-        await until(() => fs.readFileSync(notes, 'utf8') === 'typed before the proposal, typed after it.', 'auto-save to write every typed key, in order', 15_000)
-            .catch(error => explain(new Error(`${error.message}: ${JSON.stringify(fs.readFileSync(notes, 'utf8'))}`)));
-        expect(await window.diffCount(), 'no diff editor opened').to.equal(0);
-        expect(await window.page.evaluate(() => !!document.activeElement?.closest('.monaco-editor')), 'the keyboard stays in the editor').to.equal(true);
-
-        await window.showPendingChanges();
-        await until(async () => (await window.pendingRows()).length === 2, 'the session and its proposal', 10_000).catch(explain);
-        const [session, proposal] = await window.pendingRows();
-        expect(session).to.match(/^Gemini CLI \(\S+ 0\.61\.0\) 1 to review$/);
-        expect(proposal).to.match(/^numbers\.txt/);
-        await window.clickPendingAction('numbers.txt', 'Accept Diff');
-        expect((await gemini.diffOutcome('diff', file)).result).to.deep.equal({ status: 'accepted', content: PROPOSAL });
-        await until(async () => (await window.pendingRows()).length === 0, 'the view to empty', 10_000);
-        await window.waitForStatus(/CLI: 1 connected/);
-    });
-
-    it('accept automatically: the CLI is answered at once as proposed, nothing opens, and Undo in Pending Changes after the CLI wrote puts back the file\'s bytes', async () => {
-        await setGeminiPace('Accept automatically', 'accept');
-        const file = path.join(workspace, 'auto.txt');
-        gemini.openDiff(file, 'one\r\nTWO\r\n');
-        expect((await gemini.diffOutcome('diff', file)).result).to.deep.equal({ status: 'accepted', content: 'one\r\nTWO\r\n' });
-        expect(await window.diffCount(), 'no diff editor opened').to.equal(0);
-        // Gemini CLI writes the accepted text itself.
-        fs.writeFileSync(file, 'one\r\nTWO\r\n');
-        await window.showPendingChanges();
-        await until(async () => (await window.pendingRows()).some(row => /^auto\.txt/.test(row)), 'the applied change to be listed', 10_000).catch(explain);
-        expect(await window.pendingRows()).to.deep.include.members(['Applied without review 1']);
-        await window.clickPendingAction('auto.txt', 'Undo Change');
-        await until(() => fs.readFileSync(file, 'utf8') === 'one\r\ntwo\r\n', 'Undo to put back the bytes from before', 10_000)
-            .catch(error => explain(new Error(`${error.message}: ${JSON.stringify(fs.readFileSync(file, 'utf8'))}`)));
-        await until(async () => (await window.pendingRows()).length === 0, 'the view to empty', 10_000);
-    });
+    // The stories the Theia spec runs too, from the same source.
+    for (const scenario of REVIEW_SCENARIOS) {
+        it(scenario.title, () => scenario.run({
+            window, client: gemini, workspace, connect: () => Promise.reject(new Error('a review scenario connects no second client'))
+        }).catch(explain));
+    }
 
     it('Pending Changes lists two CLI sessions\' proposals by session; Accept All Diffs answers each once, to its own CLI; Close All Diffs rejects what waits', async () => {
         const qwen = await connect('qwen');

@@ -31,9 +31,9 @@ export async function pickReviewPace(settings: CompanionSettings): Promise<void>
     const current = settings.reviewPace({ kind: 'cli', flavour: cli.flavour });
     const pace = await vscode.window.showQuickPick(REVIEW_PACES.map(candidate => ({
         ...paceLabel(candidate),
-        description: candidate === current ? vscode.l10n.t('current') : undefined,
+        description: candidate === current ? '✓' : undefined,
         pace: candidate
-    })), { placeHolder: vscode.l10n.t('How the changes {0} proposes reach you', cli.label) });
+    })), { placeHolder: vscode.l10n.t('How should changes from {0} reach you?', cli.label) });
     if (pace) {
         await settings.setReviewPace(cli.flavour as CliFlavourId, pace.pace);
     }

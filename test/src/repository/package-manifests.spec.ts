@@ -93,6 +93,31 @@ describe('Package manifests', () => {
                     expect(fs.existsSync(path.join(dir, 'vsix', `${manifest.name}.vsix`)), 'the .vsix').to.equal(true);
                 });
 
+                it('localizes every string it shows: the manifest\'s through package.nls.json, the code\'s through vscode.l10n.t, bundled for translators', () => {
+                    const nls: Record<string, string> = JSON.parse(fs.readFileSync(path.join(dir, 'package.nls.json'), 'utf8'));
+                    const placeholders = [...fs.readFileSync(path.join(dir, 'package.json'), 'utf8').matchAll(/"%([^"%]+)%"/g)].map(match => match[1]);
+                    expect(placeholders.filter(key => nls[key] === undefined), 'package.json keys package.nls.json lacks').to.deep.equal([]);
+                    expect((manifest as { l10n?: string }).l10n).to.equal('./l10n');
+                    const bundle: Record<string, string> = JSON.parse(fs.readFileSync(path.join(dir, 'l10n', 'bundle.l10n.json'), 'utf8'));
+                    const sourceDir = path.join(dir, 'src', 'node');
+                    const raw: string[] = [];
+                    for (const file of fs.readdirSync(sourceDir).filter(name => name.endsWith('.ts') && !name.endsWith('.spec.ts'))) {
+                        const source = fs.readFileSync(path.join(sourceDir, file), 'utf8');
+                        for (const [, text] of source.matchAll(/vscode\.l10n\.t\(\s*'((?:\\.|[^'\\])*)'/g)) {
+                            expect(bundle, `${file}: "${text}" in the l10n bundle`).to.have.property(text.replace(/\\(.)/g, '$1'));
+                        }
+                        expect(source, `${file}: l10n.t takes a literal the bundle can hold`).not.to.match(/l10n\.t\(\s*[`a-zA-Z]/);
+                        // What the window shows: a message, or a label, description, title or tooltip, as a literal with words outside of icons and placeholders.
+                        const shown = /(?:show(?:Information|Warning|Error)Message\(\s*|\b(?:label|placeHolder|tooltip|description|detail|title|message|text|name)\s*[:=]\s*)(['`])((?:\\.|(?!\1)[^\\])*)\1/g;
+                        for (const [, , text] of source.matchAll(shown)) {
+                            if (/[A-Za-z]/.test(text.replace(/\$\([\w-]+\)|\$\{(?:[^{}]|\{[^{}]*\})*\}/g, ''))) {
+                                raw.push(`${file}: ${text}`);
+                            }
+                        }
+                    }
+                    expect(raw, 'strings shown without vscode.l10n.t').to.deep.equal([]);
+                });
+
                 it('lets no workspace turn it or a CLI on, choose what runs or turn review off: those settings are application-scoped, user settings only', () => {
                     const properties = manifest.contributes?.configuration?.properties ?? {};
                     const perCli = ['gemini', 'qwen', 'claude'].flatMap(cli => ['enabled', 'command', 'args', 'reviewPace'].map(key => `aiCliCompanion.${cli}.${key}`));
@@ -117,9 +142,9 @@ describe('Package manifests', () => {
                     const listing = execFileSync('python3', ['-m', 'zipfile', '-l', vsix], { encoding: 'utf8' });
                     const files = listing.split('\n').slice(1).map(line => line.trim().split(/\s+/)[0]).filter(Boolean);
                     expect(files).to.include.members(['extension/package.json', 'extension/package.nls.json', 'extension/readme.md', 'extension/changelog.md',
-                        'extension/LICENSE.txt', 'extension/icon.png', 'extension/dist/extension.js', 'extension/dist/stdio-bridge.js']);
-                    expect(files.filter(file => file.startsWith('extension/') && !file.startsWith('extension/dist/') && !/^extension\/[^/]+$/.test(file)),
-                        'nothing but the bundle in folders (no sources, no node_modules)').to.deep.equal([]);
+                        'extension/LICENSE.txt', 'extension/icon.png', 'extension/dist/extension.js', 'extension/dist/stdio-bridge.js', 'extension/l10n/bundle.l10n.json']);
+                    expect(files.filter(file => file.startsWith('extension/') && !/^extension\/(dist|l10n)\//.test(file) && !/^extension\/[^/]+$/.test(file)),
+                        'nothing but the bundle and its strings in folders (no sources, no node_modules)').to.deep.equal([]);
                     const bundle = fs.readFileSync(path.join(dir, 'dist', 'extension.js'), 'utf8');
                     // Minified, the lines left are those inside template literals (~500); the unminified bundle has tens of thousands.
                     expect(bundle.split('\n').length, 'lines of the bundle').to.be.below(2000);

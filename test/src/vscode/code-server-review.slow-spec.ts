@@ -157,3 +157,68 @@ describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}: the review wo
         }, 'the log in the Output panel', 10_000).catch(error => explain(new Error(`${error.message}: ${JSON.stringify(shown)}`)));
     });
 });
+
+/**
+ * The diff settings a user sets to keep typing while a CLI works: diffs that open without taking the
+ * keyboard, and a notification for a queued proposal, whose Review button opens it.
+ */
+describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}: diffs that do not take the keyboard`, function (): void {
+    this.timeout(300_000);
+    let sandbox: Sandbox;
+    let workspace: string;
+    let server: CodeServer;
+    let window: CodeServerWindow;
+    let gemini: IdeProbe | undefined;
+
+    before(async () => {
+        sandbox = createSandbox();
+        workspace = createWorkspace(sandbox, 'project', { 'notes.txt': '', 'numbers.txt': NUMBERS, 'other.txt': 'x\n' });
+        server = new CodeServer(sandbox, { 'aiCliCompanion.diff.focus': 'never', 'aiCliCompanion.review.notifyQueued': true });
+        await server.start();
+        window = await CodeServerWindow.open(sandbox, server.windowUrl(workspace));
+        await window.trustFolder();
+        await window.openTerminal();
+        gemini = new IdeProbe('gemini', await window.terminalEnvironment(workspace), workspace);
+        expect((await gemini.connected()).status.status).to.equal('connected');
+    });
+
+    after(async () => {
+        await gemini?.close();
+        await window?.close();
+        await server?.stop();
+        sandbox?.dispose();
+    });
+
+    const explain = async (error: Error) => {
+        throw new Error(`${error.message}\n${await window.describeForFailure('code-server-focus')}\nextension log:\n${server.extensionLog().slice(-3000)}`);
+    };
+
+    it('with aiCliCompanion.diff.focus "never", a proposal opens beside the file the user types in, and every key stays in that file', async () => {
+        await window.openFile('notes.txt');
+        await window.page.keyboard.type('before, ');
+        const file = path.join(workspace, 'numbers.txt');
+        gemini!.openDiff(file, PROPOSAL);
+        await until(async () => await window.diffCount() === 1, 'the diff to open', 20_000).catch(explain);
+        await window.page.keyboard.type('after.');
+        const notes = path.join(workspace, 'notes.txt');
+        await until(() => fs.readFileSync(notes, 'utf8') === 'before, after.', 'auto-save to write every typed key, in order', 15_000)
+            .catch(error => explain(new Error(`${error.message}: ${JSON.stringify(fs.readFileSync(notes, 'utf8'))}`)));
+        await window.page.locator('.editor-group-container', { has: window.page.locator('.monaco-diff-editor') }).locator('.tab', { hasText: 'numbers.txt' }).click();
+        await window.acceptDiff();
+        expect((await gemini!.diffOutcome('diff', file)).result).to.deep.equal({ status: 'accepted', content: PROPOSAL });
+    });
+
+    it('with aiCliCompanion.review.notifyQueued, a queued proposal is announced; the notification\'s Review opens it', async () => {
+        await window.setReviewPace('Gemini CLI', 'Queue quietly');
+        const file = path.join(workspace, 'other.txt');
+        gemini!.openDiff(file, 'y\n');
+        const notification = window.page.locator('.notification-list-item', { hasText: 'proposes a change to other.txt; it waits in Pending Changes.' });
+        await notification.waitFor({ timeout: 20_000 }).catch(explain);
+        expect(await window.diffCount(), 'nothing opened by itself').to.equal(0);
+        await notification.locator('.monaco-button', { hasText: 'Review' }).click();
+        await until(async () => await window.diffCount() === 1, 'Review to open the diff', 10_000).catch(explain);
+        await window.page.locator('.editor-group-container', { has: window.page.locator('.monaco-diff-editor') }).locator('.tab', { hasText: 'other.txt' }).click();
+        await window.rejectDiff();
+        expect((await gemini!.diffOutcome('diff', file)).result).to.deep.equal({ status: 'rejected' });
+    });
+});

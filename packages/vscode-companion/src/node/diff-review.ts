@@ -211,7 +211,10 @@ export class DiffReview implements vscode.TextDocumentContentProvider, vscode.Di
 
     async show(review: Review): Promise<void> {
         const title = vscode.l10n.t('{0} ↔ proposed by {1}', path.basename(review.right.path), review.proposal.proposedBy);
-        const options: vscode.TextDocumentShowOptions = { preview: false, preserveFocus: this.settings.diffFocus === 'never' };
+        // Opened in the user's group, the diff would hide the editor that keeps the keyboard, and the keys would go nowhere: "never" opens it beside.
+        const options: vscode.TextDocumentShowOptions = this.settings.diffFocus === 'never'
+            ? { preview: false, preserveFocus: true, viewColumn: vscode.ViewColumn.Beside }
+            : { preview: false };
         await vscode.commands.executeCommand('vscode.diff', review.left, review.right, title, options);
         this.updateContext();
     }

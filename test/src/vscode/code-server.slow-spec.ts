@@ -177,8 +177,8 @@ describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}`, function ():
         await until(() => fs.existsSync(path.join(markers, 'user')), 'the user\'s command to run in a new terminal', 30_000).catch(explain);
         expect(fs.readFileSync(path.join(markers, 'user'), 'utf8')).to.equal('--from user settings\n');
         expect(fs.existsSync(path.join(markers, 'workspace')), 'the workspace\'s command').to.equal(false);
-        // The diffs of this spec opened for review although the workspace sets Gemini CLI's pace to "accept": said once in the log.
-        expect(server.extensionLog()).to.contain('Setting aiCliCompanion.gemini.reviewPace of this workspace ignored');
+        // The diffs of this spec opened for review although the workspace sets Gemini CLI's pace to "accept".
+        expect(server.extensionLog(), 'a proposal accepted unseen').not.to.contain('review pace: accept automatically');
     });
 
     it('shows the official companion\'s container failure side by side: its discovery file (no stdio relay) leaves Gemini CLI disconnected here', async () => {

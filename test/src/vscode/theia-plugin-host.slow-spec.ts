@@ -13,6 +13,7 @@ import { TheiaBackend } from '../hosts/theia-backend';
 import { TheiaWindow } from '../hosts/theia-window';
 
 const THEIA = THEIA_SUPPORT.tested[THEIA_SUPPORT.tested.length - 1];
+const NUMBERS = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\n';
 
 /**
  * The same .vsix in the Theia IDE product's way of extending: a Theia app with Theia's VS Code plugin
@@ -32,7 +33,7 @@ describe(`VS Code extension in Theia ${THEIA}'s plugin host`, function (): void 
     before(async () => {
         const app = await CompatApp.prepare(THEIA, [], { pluginHost: true });
         sandbox = createSandbox();
-        workspace = createWorkspace(sandbox, 'project', { 'notes.txt': 'alpha\n' });
+        workspace = createWorkspace(sandbox, 'project', { 'notes.txt': 'alpha\n', 'numbers.txt': NUMBERS });
         const plugins = path.join(sandbox.root, 'plugins');
         const unpacked = path.join(sandbox.root, 'vsix');
         // As a user unpacks a .vsix into the plugins folder: its `extension/` is the plugin.
@@ -96,5 +97,29 @@ describe(`VS Code extension in Theia ${THEIA}'s plugin host`, function (): void 
         await window.page.locator('#theia-main-content-panel .lm-TabBar-toolbar .item [title^="Accept Diff"], #theia-main-content-panel .lm-TabBar-toolbar [title^="Accept Diff"]')
             .first().click();
         expect((await probe.diffOutcome('diff', file)).result).to.deep.equal({ status: 'accepted', content: 'alpha\nbeta\ntyped in Theia\n' });
+    });
+
+    it('reviews change by change from the keyboard and lists the proposal in Pending Changes, whose ✓ answers the CLI', async () => {
+        const probe = new IdeProbe('gemini', env, workspace);
+        probes.push(probe);
+        expect((await probe.connected()).status.status).to.equal('connected');
+        const file = path.join(workspace, 'numbers.txt');
+        probe.openDiff(file, NUMBERS.replace('two', 'TWO').replace('five', 'FIVE').replace('eight', 'EIGHT'));
+        await window.page.locator('#theia-main-content-panel .monaco-diff-editor').first().waitFor({ timeout: 30_000 });
+        await until(async () => (await window.diff.proposalText()).includes('EIGHT'), 'the proposal to show', 10_000);
+        await window.diff.focusProposal();
+        await window.goTo(5, 1);
+        await window.page.keyboard.press('Control+Shift+Backspace');
+        await until(async () => (await window.diff.proposalText()).includes('\nfive\n'), 'the second change to be put back', 10_000)
+            .catch(async error => { throw new Error(`${error.message}; ${await window.describeForFailure('plugin-host-change')}`); });
+        await window.waitForCursorStatus(8, 1);
+        await window.runCommand('AI CLI Companion: Show Pending Changes');
+        const row = window.page.locator('.theia-TreeNode', { hasText: 'numbers.txt' }).first();
+        await row.waitFor({ timeout: 10_000 }).catch(async error => { throw new Error(`${error.message}; ${await window.describeForFailure('plugin-host-pending')}`); });
+        await row.hover();
+        await row.locator('[title^="Accept Diff"]').first().click();
+        expect((await probe.diffOutcome('diff', file)).result).to.deep.equal({
+            status: 'accepted', content: NUMBERS.replace('two', 'TWO').replace('eight', 'EIGHT')
+        });
     });
 });

@@ -146,11 +146,6 @@ export class CodeServerWindow implements IdeWindow {
         await this.page.keyboard.type(text);
     }
 
-    /** The changes the diff editor shows, as its gutter lists them (one item per change). */
-    changeCount(): Promise<number> {
-        return this.page.locator(`${DIFF_EDITOR} .gutterItem`).count();
-    }
-
     /** The text the diff's proposed (right) side shows, one line per row. */
     async proposalText(): Promise<string> {
         const lines = await this.page.locator(`${DIFF_EDITOR} .editor.modified .view-lines .view-line`).evaluateAll(rows =>
@@ -170,7 +165,7 @@ export class CodeServerWindow implements IdeWindow {
     }
 
     async revertFirstChange(): Promise<void> {
-        await until(async () => await this.changeCount() > 0, 'the diff to show its changes', 10000);
+        await until(async () => await this.page.locator(`${DIFF_EDITOR} .gutterItem`).count() > 0, 'the diff to show its changes', 10000);
         await this.revertChange(0);
     }
 
@@ -267,13 +262,14 @@ export class CodeServerWindow implements IdeWindow {
         return this.page.locator('.pane', { has: this.page.locator('.pane-header', { hasText: /Pending Changes/i }) });
     }
 
-    /** The rows Pending Changes shows, top to bottom, as their label and description read. */
-    async pendingRows(): Promise<string[]> {
+    /** Pending Changes' rows, top to bottom: their level in the tree (1: a session or the applied changes), label and description. */
+    async pendingRows(): Promise<{ level: number; name: string; description: string }[]> {
         const rows = await this.pendingChangesPane().locator('.monaco-list-row').evaluateAll(nodes => nodes.map(node => ({
-            top: parseFloat((node as HTMLElement).style.top),
-            text: [...node.querySelectorAll('.label-name, .label-description')].map(part => (part as HTMLElement).innerText).join(' ')
+            top: parseFloat((node as HTMLElement).style.top), level: Number(node.getAttribute('aria-level')),
+            name: (node.querySelector('.label-name') as HTMLElement | null)?.innerText.trim() ?? '',
+            description: (node.querySelector('.label-description') as HTMLElement | null)?.innerText.trim() ?? ''
         })));
-        return rows.sort((a, b) => a.top - b.top).map(row => row.text.replace(/\s+/g, ' ').trim());
+        return rows.sort((a, b) => a.top - b.top);
     }
 
     /** Clicks an inline action (Accept Diff, Reject Diff, Undo Change…) of the Pending Changes row that shows `rowText`. */
@@ -297,6 +293,11 @@ export class CodeServerWindow implements IdeWindow {
     async pickFromContextMenuAtLine(lineText: string, label: string): Promise<void> {
         const editor = await this.page.locator(DIFF_EDITOR).count() ? `${DIFF_EDITOR} .editor.modified` : '.editor-group-container.active .monaco-editor';
         await this.page.locator(`${editor} .view-line`, { hasText: lineText }).first().click({ button: 'right', position: { x: 5, y: 5 } });
+        await this.pickMenuItem(label);
+    }
+
+    /** Picks `label` from the open context menu. */
+    protected async pickMenuItem(label: string): Promise<void> {
         // A menu item's accessible name is its label followed by its keybinding.
         const item = this.page.getByRole('menuitem', { name: new RegExp(`^${escapeRegExp(label)}`) });
         await item.waitFor({ timeout: 10000 });
@@ -334,17 +335,11 @@ export class CodeServerWindow implements IdeWindow {
 
     async pendingChanges(): Promise<{ waiting: string[]; applied: string[] }> {
         await this.showPendingChanges();
-        const rows = await this.pendingChangesPane().locator('.monaco-list-row').evaluateAll(nodes => nodes.map(node => ({
-            top: parseFloat((node as HTMLElement).style.top),
-            level: Number(node.getAttribute('aria-level')),
-            name: (node.querySelector('.label-name') as HTMLElement | null)?.innerText.trim() ?? ''
-        })));
         const listing = { waiting: [] as string[], applied: [] as string[] };
         let parent = '';
-        for (const row of rows.sort((a, b) => a.top - b.top)) {
-            if (row.level === 1) {
-                parent = row.name;
-            } else {
+        for (const row of await this.pendingRows()) {
+            parent = row.level === 1 ? row.name : parent;
+            if (row.level !== 1) {
                 (parent === 'Applied without review' ? listing.applied : listing.waiting).push(row.name);
             }
         }
@@ -361,6 +356,13 @@ export class CodeServerWindow implements IdeWindow {
 
     async notifications(): Promise<string[]> {
         return this.page.locator('.notification-list-item-message').allInnerTexts().catch(() => []);
+    }
+
+    /** Right-clicks the file `name` in the Explorer (shown first) and picks `label` from its context menu. */
+    async pickFromExplorerContextMenu(name: string, label: string): Promise<void> {
+        await this.page.keyboard.press('Control+Shift+E');
+        await this.page.locator('.explorer-folders-view .monaco-list-row', { hasText: name }).first().click({ button: 'right' });
+        await this.pickMenuItem(label);
     }
 
     /** The text on the browser's clipboard (the window may read it: see launchBrowser). */

@@ -84,7 +84,7 @@ describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}: the review wo
         await window.waitForStatus(/CLI: 2 to review/);
         await window.showPendingChanges();
         await until(async () => (await window.pendingRows()).length === 4, 'two sessions with a proposal each', 10_000).catch(explain);
-        const rows = await window.pendingRows();
+        const rows = (await window.pendingRows()).map(row => `${row.name} ${row.description}`.trim());
         expect(rows.filter(row => /^(Gemini CLI|Qwen Code) \(\S+ \d+\.\d+\.\d+\) 1 to review$/.test(row)), rows.join(' | ')).to.have.length(2);
         await window.clickPendingTitleAction('Accept All Diffs');
         expect((await gemini.diffOutcome('diff', numbers)).result).to.deep.equal({ status: 'accepted', content: PROPOSAL });

@@ -214,7 +214,7 @@ describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}`, function ():
         await claude.waitFor(/The line is added\./, 'the model\'s answer after the edit', 30_000);
     });
 
-    it('"Send Selection to Claude Code" from the editor\'s context menu puts the file and its selected lines into the real claude\'s prompt', async () => {
+    it('"Send Selection to Claude Code" from the editor\'s context menu puts the file and its selected lines into claude\'s prompt; the Explorer, the file', async () => {
         expect(claude, 'claude, started by the test before').not.to.equal(undefined);
         await window.openFile('claude.txt');
         await window.page.keyboard.press('Control+Home');
@@ -223,6 +223,10 @@ describe(`VS Code extension in code-server ${CODE_SERVER_VERSION}`, function ():
         await window.waitForCursorStatus(3, 1);
         await window.pickFromContextMenuAtLine('first', 'Send Selection to Claude Code');
         await claude!.waitFor(/@\S*claude\.txt#L1-2/, 'the mention in Claude\'s prompt', 20_000)
+            .catch(error => explain(new Error(`${error.message}\nclaude's screen:\n${claude!.screen()}`)));
+        // From the Explorer: the whole file.
+        await window.pickFromExplorerContextMenu('claude.txt', 'Send Selection to Claude Code');
+        await claude!.waitFor(/claude\.txt#L1-2\s+@\S*claude\.txt(?!#)/, 'the file mention after the line mention', 20_000)
             .catch(error => explain(new Error(`${error.message}\nclaude's screen:\n${claude!.screen()}`)));
     });
 

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { changeAtLine, changeBeside, changeSignature, computeReviewChanges, originalLinesOf, REVIEW_CHANGES_MAX_LINES, ReviewChange } from './review-change';
+import {
+    changeAtLine, changeBeside, changeSignature, computeReviewChanges, REVIEW_CHANGES_MAX_LINES, revertEdit, ReviewChange, TextPosition, TextReplacement
+} from './review-change';
 
 const NUMBERS = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\n';
 
@@ -57,9 +59,39 @@ describe('review changes', () => {
         });
     });
 
-    it('originalLinesOf gives the left side\'s lines a change replaced, nothing for an insertion', () => {
-        const changes = computeReviewChanges('a\r\nb\r\nc\r\n', 'a\nB\nnew\nc\n')!;
-        expect(originalLinesOf('a\r\nb\r\nc\r\n', changes[0])).to.deep.equal(['b']);
-        expect(originalLinesOf('a\n', computeReviewChanges('a\n', 'a\nnew\n')![0])).to.deep.equal([]);
+    describe('revertEdit', () => {
+        /** Applies a replacement to a text whose lines break with `eol`. */
+        function apply(text: string, { start, end, text: replacement }: TextReplacement, eol: string): string {
+            const lines = text.split(eol);
+            const offset = (position: TextPosition) => lines.slice(0, position.line).reduce((sum, line) => sum + line.length + eol.length, 0) + position.character;
+            return text.slice(0, offset(start)) + replacement + text.slice(offset(end));
+        }
+
+        const cases: Array<[string, string, string]> = [
+            ['a replacement in the middle', 'a\nb\nc\n', 'a\nB\nc\n'],
+            ['an insertion', 'a\nc\n', 'a\nnew\nc\n'],
+            ['a deletion', 'a\nb\nc\n', 'a\nc\n'],
+            ['a change of the last line, without a final line break', 'a\nb', 'a\nB'],
+            ['an insertion at the end, without a final line break', 'a', 'a\nnew'],
+            ['a deletion at the very end, without a final line break', 'a\nb\nc', 'a'],
+            ['a new file', '', 'created\n'],
+            ['an emptied file', 'gone\nalso gone\n', '']
+        ];
+        for (const [what, original, modified] of cases) {
+            it(`puts back ${what}, with the right side's line breaks`, () => {
+                for (const eol of ['\n', '\r\n'] as const) {
+                    const shown = modified.replace(/\n/g, eol);
+                    const [change, ...others] = computeReviewChanges(original, shown)!;
+                    expect(others, 'one change').to.deep.equal([]);
+                    expect(apply(shown, revertEdit(original, shown, change, eol), eol), JSON.stringify(eol)).to.equal(original.replace(/\n/g, eol));
+                }
+            });
+        }
+
+        it('puts back one change of several and leaves the others as they are', () => {
+            const shown = NUMBERS.replace('two', 'TWO').replace('five', 'FIVE').replace('eight', 'EIGHT');
+            const changes = computeReviewChanges(NUMBERS, shown)!;
+            expect(apply(shown, revertEdit(NUMBERS, shown, changes[1], '\n'), '\n')).to.equal(NUMBERS.replace('two', 'TWO').replace('eight', 'EIGHT'));
+        });
     });
 });

@@ -80,7 +80,43 @@ export function computeReviewChanges(original: string, modified: string): Review
     return changes;
 }
 
-/** The lines of the left side a change replaced, to put back on the right: its original span's contents. */
-export function originalLinesOf(original: string, change: ReviewChange): string[] {
-    return splitLines(original).slice(change.original.start - 1, change.original.end - 1).map(line => line.content);
+/** A position in a text, 0-based, as editor APIs take it. */
+export interface TextPosition {
+    readonly line: number;
+    readonly character: number;
+}
+
+/** One replacement in the right side's text: what lies between `start` and `end` becomes `text`. */
+export interface TextReplacement {
+    readonly start: TextPosition;
+    readonly end: TextPosition;
+    readonly text: string;
+}
+
+/**
+ * The edit that rejects one change on the right side: its lines become the left side's again, with the
+ * right side's line break `eol`, and nothing else moves. For an editor that applies it as an ordinary
+ * (undoable) edit, where the diff editor has no revert of its own to call.
+ */
+export function revertEdit(original: string, modified: string, change: ReviewChange, eol: '\n' | '\r\n'): TextReplacement {
+    const lines = splitLines(original).slice(change.original.start - 1, change.original.end - 1).map(line => line.content);
+    const right = splitLines(modified);
+    const start = change.modified.start - 1;
+    const end = change.modified.end - 1;
+    const last = right.length - 1;
+    if (end <= last) {
+        // Whole lines, each with its line break: the line after the change stays where it is.
+        return { start: { line: start, character: 0 }, end: { line: end, character: 0 }, text: lines.map(line => line + eol).join('') };
+    }
+    const endOfText = { line: last, character: right[last].content.length };
+    if (start <= last && (lines.length > 0 || start === 0)) {
+        // The change reaches the end of the text: so did the lines it replaced.
+        return { start: { line: start, character: 0 }, end: endOfText, text: lines.join(eol) };
+    }
+    if (start <= last) {
+        // Lines added at the end of a text with no final line break: the break before them goes too.
+        return { start: { line: start - 1, character: right[start - 1].content.length }, end: endOfText, text: '' };
+    }
+    // Lines deleted at the very end of a text with no final line break go back after its last line.
+    return { start: endOfText, end: endOfText, text: lines.map(line => eol + line).join('') };
 }

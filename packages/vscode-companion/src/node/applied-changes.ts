@@ -1,8 +1,8 @@
-import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { DiffProposal, fromRpcText } from '@theia-cli-companion/ide-companion-server/lib/common';
-import { FileUri, WindowLogger, WindowServer } from '@theia-cli-companion/ide-companion-server/lib/node';
+import { FileUri, MAX_LEDGER_FILE_BYTES, WindowLogger, WindowServer } from '@theia-cli-companion/ide-companion-server/lib/node';
+import { readFileBounded } from '@theia-cli-companion/safe-files/lib/node';
 import { describeError } from '@theia-cli-companion/cli-process/lib/common';
 
 /** A proposal accepted without a review of its own (pace "accept automatically"), kept for Undo. */
@@ -68,9 +68,10 @@ export class AppliedChanges implements vscode.Disposable {
         if (!change || !ledger) {
             return;
         }
-        const now = await fs.promises.readFile(change.filePath, 'utf8').catch(() => undefined);
-        const applied = fromRpcText(change.proposal.newContent);
-        if (now !== undefined && now.replace(/^\uFEFF/, '') !== applied.replace(/^\uFEFF/, '')) {
+        // Read as every file a CLI can shape: a named pipe or a device in its place must not hang the host (readFileBounded).
+        const now = await readFileBounded(change.filePath, { maxBytes: MAX_LEDGER_FILE_BYTES, followLink: true });
+        const applied = fromRpcText(change.proposal.newContent).replace(/^\uFEFF/, '');
+        if (now.kind !== 'absent' && (now.kind !== 'content' || now.content.toString('utf8').replace(/^\uFEFF/, '') !== applied)) {
             const undo = vscode.l10n.t('Undo');
             const answer = await vscode.window.showWarningMessage(vscode.l10n.t(
                 '{0} changed since the change was applied; undoing puts back the text from before it, and the later changes are lost.',

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import {
-    changeAtLine, changeBeside, computeReviewChanges, originalLinesOf, ReviewChange
+    changeAtLine, changeBeside, computeReviewChanges, revertEdit, ReviewChange
 } from '@theia-cli-companion/ide-companion-server/lib/common';
 import type { DiffReview, Review } from './diff-review';
 import { ORIGINAL_SCHEME } from './diff-review';
@@ -110,22 +110,8 @@ export class ChangeReview implements vscode.Disposable {
     /** Puts the change's lines on the right back to the left side's: an ordinary edit, undone with Ctrl+Z. */
     protected async revert({ review, editor }: Target, change: ReviewChange): Promise<void> {
         const document = editor.document;
-        const eol = document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
-        const lines = originalLinesOf(review.original ?? '', change);
-        const start = change.modified.start - 1;
-        const end = change.modified.end - 1;
-        await editor.edit(builder => {
-            if (end < document.lineCount) {
-                // Whole lines, each with its line break: the line after the change stays where it is.
-                builder.replace(new vscode.Range(start, 0, end, 0), lines.map(line => line + eol).join(''));
-            } else if (start < document.lineCount) {
-                // The change reaches the end of the text: so did the lines it replaced.
-                builder.replace(new vscode.Range(start, 0, document.lineCount - 1, document.lineAt(document.lineCount - 1).text.length), lines.join(eol));
-            } else {
-                // A deletion at the very end of a text with no final line break.
-                builder.insert(document.lineAt(document.lineCount - 1).range.end, lines.map(line => eol + line).join(''));
-            }
-        });
+        const { start, end, text } = revertEdit(review.original ?? '', document.getText(), change, document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
+        await editor.edit(builder => builder.replace(new vscode.Range(start.line, start.character, end.line, end.character), text));
     }
 
     /**

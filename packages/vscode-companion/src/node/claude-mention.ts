@@ -5,12 +5,14 @@ import type { WindowHost } from './window-host';
 /**
  * "Send Selection to Claude Code", as Claude Code's own VS Code extension shares a selection: from an
  * editor, its file and selected lines; from the explorer, the selected files. Claude Code puts
- * `@file#La-b` into its prompt. Answers how many sessions got the last mention.
+ * `@file#La-b` into its prompt. Answers how many sessions got the last mention. `selected` is the
+ * Explorer's selection, given only from there.
  */
 export async function sendToClaude(host: WindowHost, uri?: vscode.Uri, selected?: vscode.Uri[]): Promise<number> {
     const editor = vscode.window.activeTextEditor;
-    const fromExplorer = !!uri && (!editor || editor.document.uri.toString() !== uri.toString());
-    const uris = fromExplorer ? (selected?.length ? selected : [uri]) : editor ? [editor.document.uri] : [];
+    // The Explorer passes its selection as a list (even of one file, which may be open in the active editor); an editor does not.
+    const fromExplorer = !!uri && selected !== undefined;
+    const uris = fromExplorer ? (selected.length ? selected : [uri]) : editor ? [editor.document.uri] : [];
     const mentions: ClaudeAtMentioned[] = uris.filter(candidate => candidate.scheme === 'file').map(candidate => {
         if (fromExplorer || !editor || editor.selection.isEmpty) {
             return { filePath: candidate.fsPath };

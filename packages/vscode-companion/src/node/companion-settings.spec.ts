@@ -43,4 +43,16 @@ describe('CompanionSettings (the .vsix)', () => {
         fakeSettings.set('workspaceFolderValue', 'aiCliCompanion.gemini.command', './evil.sh');
         expect(settings.commandLine('gemini')[0]).to.equal('/opt/user/gemini');
     });
+
+    it('paces a CLI\'s proposals by the user\'s setting only: a repository cannot have them accepted unseen, and a bad value opens each', () => {
+        fakeSettings.set('workspaceValue', 'aiCliCompanion.gemini.reviewPace', 'accept');
+        expect(settings.reviewPace({ kind: 'cli', flavour: 'gemini' })).to.equal('open');
+        fakeSettings.set('globalValue', 'aiCliCompanion.gemini.reviewPace', 'queue');
+        expect(settings.reviewPace({ kind: 'cli', flavour: 'gemini' })).to.equal('queue');
+        expect(settings.reviewPace({ kind: 'cli', flavour: 'qwen' }), 'another CLI').to.equal('open');
+        fakeSettings.set('globalValue', 'aiCliCompanion.qwen.reviewPace', 'ACCEPT');
+        expect(settings.reviewPace({ kind: 'cli', flavour: 'qwen' })).to.equal('open');
+        expect(logger.lines.some(line => line.startsWith('WARN') && line.includes('aiCliCompanion.qwen.reviewPace ignored'))).to.equal(true);
+        expect(settings.reviewPace({ kind: 'task' }), 'an origin with no pace').to.equal('open');
+    });
 });

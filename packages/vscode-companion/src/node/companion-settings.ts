@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import { CLI_FLAVOUR_IDS, CLI_FLAVOUR_PACKAGES, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { cliCommandLine, REVIEW_PACES, ReviewOrigin, ReviewPace, reviewPaceOf, reviewPaceSetting } from '@theia-cli-companion/ide-companion-server/lib/common';
+import { cliCommandLine, REVIEW_PACES, ReviewOrigin, ReviewPace, reviewPaceSetting } from '@theia-cli-companion/ide-companion-server/lib/common';
 import { formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
 import type { WindowLogger } from '@theia-cli-companion/ide-companion-server/lib/node';
 
@@ -59,8 +59,8 @@ export class CompanionSettings {
      * only, since a repository that could choose `accept` would have its own agent's edits applied unseen.
      */
     reviewPace(origin: Pick<ReviewOrigin, 'kind' | 'flavour'>): ReviewPace {
-        const setting = reviewPaceSetting(origin);
-        return setting ? reviewPaceOf(this.valid(setting.slice(SECTION.length + 1), ReviewPaceSchema, this.userValue(setting.slice(SECTION.length + 1)), 'open')) : 'open';
+        const key = reviewPaceSetting(origin)?.slice(SECTION.length + 1);
+        return key ? this.valid(key, ReviewPaceSchema, this.userValue(key), 'open') : 'open';
     }
 
     async setReviewPace(flavour: CliFlavourId, pace: ReviewPace): Promise<void> {

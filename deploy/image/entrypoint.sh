@@ -10,10 +10,15 @@ umask 0002
 
 uid=$(id -u)
 
-# HOME: the runtime's, when it is a folder this UID can write; else the image's home (group 0 may
-# write it); else a private one under /tmp. OpenShift sets HOME=/ for a UID without a passwd entry.
+workspace=${THEIA_WORKSPACE:-/home/project}
+
+# HOME: the runtime's, when it is a folder this UID can write other than the workspace; else the
+# image's home (group 0 may write it); else a private one under /tmp. Kubernetes sets HOME=/ for a
+# UID without a passwd entry; podman adds one whose home is the working folder, the workspace here,
+# where the IDE's and the CLIs' settings would end up in the user's project.
 home_is_usable() {
-    [ -n "${HOME:-}" ] && [ "$HOME" != / ] && mkdir -p "$HOME" 2>/dev/null && [ -w "$HOME" ] && [ -x "$HOME" ]
+    [ -n "${HOME:-}" ] && [ "$HOME" != / ] && [ "${HOME%/}" != "${workspace%/}" ] &&
+        mkdir -p "$HOME" 2>/dev/null && [ -w "$HOME" ] && [ -x "$HOME" ]
 }
 if ! home_is_usable; then
     if [ -w /home/theia ] && [ -x /home/theia ]; then
@@ -38,7 +43,6 @@ if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then
     exec "$@"
 fi
 
-workspace=${THEIA_WORKSPACE:-/home/project}
 if ! mkdir -p "$workspace" 2>/dev/null || [ ! -w "$workspace" ]; then
     echo "theia-cli-companion: the workspace $workspace is not writable by uid $uid (gid $(id -g)); mount it writable or set THEIA_WORKSPACE" >&2
     exit 1

@@ -31,6 +31,15 @@ export interface ProbeReport {
     context?: unknown;
 }
 
+/** Starts `node <argv…>` with that environment and working folder, its stdio piped. */
+export type NodeRunner = (argv: string[], env: NodeJS.ProcessEnv, cwd: string) => ChildProcess;
+
+function runNodeHere(argv: string[], env: NodeJS.ProcessEnv, cwd: string): ChildProcess {
+    const child = spawn(process.execPath, argv, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    trackProcess(child.pid!);
+    return child;
+}
+
 /**
  * Runs the real IdeClient of a published CLI in its own process, with a terminal's environment and
  * cwd, exactly as the CLI started in that terminal would connect. Stopped by PID when closed.
@@ -44,10 +53,13 @@ export class IdeProbe {
     protected stderr = '';
     protected readonly contextListeners: Array<(update: ContextArrival) => void> = [];
 
-    constructor(flavour: CliFlavourName, env: NodeJS.ProcessEnv, cwd: string) {
+    /**
+     * `runNode`: how to start `node <argv…>` with `env` in `cwd`; this machine's Node by default (a
+     * container's, to run the client inside it: test/src/deploy/image.slow-spec.ts).
+     */
+    constructor(flavour: CliFlavourName, env: NodeJS.ProcessEnv, cwd: string, runNode: NodeRunner = runNodeHere) {
         const script = path.resolve(__dirname, '..', '..', 'fixtures', `${flavour}-ide-probe.mjs`);
-        this.child = spawn(process.execPath, [script, CLIENTS_ROOT], { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
-        trackProcess(this.child.pid!);
+        this.child = runNode([script, CLIENTS_ROOT], env, cwd);
         readline.createInterface({ input: this.child.stdout! }).on('line', line => {
             let report: ProbeReport | DiffReport;
             try {

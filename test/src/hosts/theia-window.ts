@@ -37,12 +37,13 @@ export class TheiaWindow implements IdeWindow {
     /**
      * A new window in its own browser profile; `beforeLoad` sees its page before the app loads. Theia's
      * workspace trust asks on the first window of a folder: the window answers it as a user does ({@link trustWorkspaceIfAsked}).
+     * `settingsOf`: where the backend keeps the user's settings, when not in the sandbox (a container's).
      */
-    static async open(sandbox: Sandbox, url: string, beforeLoad?: (page: Page) => void): Promise<TheiaWindow> {
+    static async open(sandbox: Sandbox, url: string, beforeLoad?: (page: Page) => void, settingsOf: Pick<Sandbox, 'theiaConfig'> = sandbox): Promise<TheiaWindow> {
         const context = await launchBrowser(sandbox);
         try {
             const window = new TheiaWindow(await openTheiaWindow(context, url, beforeLoad), sandbox.tmp, context);
-            await window.trustWorkspaceIfAsked(sandbox);
+            await window.trustWorkspaceIfAsked(settingsOf);
             return window;
         } catch (error) {
             await context.close();
@@ -57,7 +58,8 @@ export class TheiaWindow implements IdeWindow {
      * `security.workspace.trust.*` itself and answers the dialog its own way.
      */
     async trustWorkspaceIfAsked(sandbox: Pick<Sandbox, 'theiaConfig'>): Promise<void> {
-        const settings = readTheiaSettings(sandbox);
+        // No settings.json yet (a fresh home, as in a new container): Theia's defaults.
+        const settings = fs.existsSync(path.join(sandbox.theiaConfig, 'settings.json')) ? readTheiaSettings(sandbox) : {};
         if (settings['security.workspace.trust.enabled'] === false || settings['security.workspace.trust.startupPrompt'] === 'never') {
             return;
         }

@@ -1,0 +1,45 @@
+import { spawn } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { REPO_ROOT } from '../hosts/theia-backend';
+import { trackProcess } from '../support/processes';
+
+/** The image's conventions, which scripts/image.sh and every manifest under deploy/ read. */
+export interface ImageConventions {
+    readonly name: string;
+    readonly tag: string;
+    readonly uid: number;
+    readonly port: number;
+    readonly home: string;
+    readonly workspace: string;
+    readonly vsix: string;
+}
+
+export const IMAGE: ImageConventions = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'deploy', 'image.json'), 'utf8'));
+export const IMAGE_REF = `localhost/${IMAGE.name}:${IMAGE.tag}`;
+
+export interface BuiltImage {
+    readonly ref: string;
+    readonly megabytes: number;
+    readonly seconds: number;
+    /** What the build printed. */
+    readonly output: string;
+}
+
+/**
+ * `scripts/image.sh --skip-setup`, as `npm run image` runs it after the test command's setup: its
+ * cached base and CLI layers make a second build only rebuild the app's layer.
+ */
+export async function buildImage(): Promise<BuiltImage> {
+    const child = spawn('bash', [path.join(REPO_ROOT, 'scripts', 'image.sh'), '--skip-setup'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    trackProcess(child.pid!);
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => output += chunk.toString('utf8'));
+    child.stderr.on('data', (chunk: Buffer) => output += chunk.toString('utf8'));
+    const code = await new Promise<number | null>(resolve => child.once('exit', resolve));
+    const built = /^Built (\S+): (\d+) MB in (\d+) s$/m.exec(output);
+    if (code !== 0 || !built) {
+        throw new Error(`scripts/image.sh failed (exit ${code}):\n${output.slice(-6000)}`);
+    }
+    return { ref: built[1], megabytes: Number(built[2]), seconds: Number(built[3]), output };
+}

@@ -5,7 +5,7 @@
 #   scripts/image.sh [--skip-setup] [--rebuild-base]
 #     --skip-setup    the repository is already installed and built (the test command did it)
 #     --rebuild-base  make the Debian base again even when the cached one matches (security updates)
-# Layers: base (cached under ~/.cache keyed by its inputs) → Node and CLIs (kept while the lockfile and
+# Layers: base (cached under ~/.cache/theia-cli-companion, or $THEIA_CLI_COMPANION_CACHE, keyed by its inputs) → Node and CLIs (kept while the lockfile and
 # Node are the same) → the app (always rebuilt). Prints the image's name and size.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,7 +46,7 @@ vsix_path=$(image_field vsix)
 image="localhost/$name:$tag"
 opt=/opt/theia-cli-companion
 stage="$repo/build/image"
-cache="${XDG_CACHE_HOME:-$HOME/.cache}/theia-cli-companion/image"
+cache="${THEIA_CLI_COMPANION_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/theia-cli-companion}/image"
 mkdir -p "$stage" "$cache"
 started=$SECONDS
 
@@ -155,6 +155,7 @@ cp LICENSE "$root$opt/LICENSE"
 install -m 0755 deploy/image/entrypoint.sh "$root/usr/local/bin/theia-cli-companion-entrypoint"
 
 revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)
+previous=$(podman image inspect --format '{{.Id}}' "$image" 2>/dev/null || true)
 container=$(buildah from --pull-never "$clis_image")
 buildah add --quiet "$container" "$root" / >/dev/null
 buildah config \
@@ -172,11 +173,15 @@ buildah commit --quiet --rm "$container" "$image" >/dev/null
 podman tag "$image" "localhost/$name:latest"
 rm -rf "$root" "$tarballs"
 
-# Earlier bases and CLI layers are not needed again: keep only those this image is built on.
+# The image this one replaces, now untagged, and earlier bases and CLI layers are not needed again: keep only those this image is built on.
+if [ -n "$previous" ] && [ "$(podman image inspect --format '{{len .RepoTags}}' "$previous" 2>/dev/null)" = 0 ]; then
+    podman image rm "$previous" >/dev/null 2>&1 || true
+fi
 for stale in $(podman images --format '{{.Repository}}:{{.Tag}}' | grep -E "^localhost/$name-(base|clis):" || true); do
     [ "$stale" = "$base_image" ] || [ "$stale" = "$clis_image" ] || podman image rm "$stale" >/dev/null 2>&1 || true
 done
 
 size=$(podman image inspect --format '{{.Size}}' "$image")
 echo "Built $image: $((size / 1000000)) MB in $((SECONDS - started)) s"
+echo "Layers: $base_image $clis_image $image"
 echo "Run it: podman run --rm -p 127.0.0.1:$port:$port $image    (then open http://127.0.0.1:$port)"

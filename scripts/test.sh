@@ -4,8 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # chromium: browser tests; tmux: the real CLIs run in a pseudo-terminal; procps: the CLIs call ps;
-# the rest: code-server, which the VS Code extension's tests run (its native modules, its ripgrep).
-bash scripts/setup.sh chromium tmux procps git g++ make python3 pkg-config libkrb5-dev libxkbfile-dev ripgrep
+# code-server, which the VS Code extension's tests run: its native modules, its ripgrep;
+# the container image's tests (test/src/deploy/): podman and what builds the image.
+bash scripts/setup.sh chromium tmux procps git g++ make python3 pkg-config libkrb5-dev libxkbfile-dev ripgrep \
+    podman buildah mmdebstrap runc uidmap containernetworking-plugins
 echo "Installing code-server for the VS Code extension's tests (cached across runs)"
 CODE_SERVER_HOME=$(bash scripts/install-code-server.sh)
 export CODE_SERVER_HOME

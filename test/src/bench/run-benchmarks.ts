@@ -18,6 +18,7 @@ import { benchAcpTurn, echoingGeminiApi, fakeAgentSetting, fakeBenchAgent, gemin
 import { prepareGeminiAcp } from '../clis/gemini-acp-setup';
 import { benchAcpToolOutput } from './acp-tool-output-benchmarks';
 import { benchVsCodeHost, vsCodeBenchmarkFiles } from './vscode-host-benchmarks';
+import { benchImageStart } from './image-benchmarks';
 import { Figure, round } from './stats';
 
 export interface BenchmarkRun {
@@ -33,7 +34,7 @@ export interface BenchmarkRun {
 const DEBOUNCE_MS = 50;
 
 /** The parts of a run, in the order they run; `--only` picks some (such a run never writes the document). */
-export const BENCH_SECTIONS = ['server', 'snapshots', 'browser', 'vscode', 'startup'] as const;
+export const BENCH_SECTIONS = ['server', 'snapshots', 'browser', 'vscode', 'startup', 'image'] as const;
 export type BenchSection = typeof BENCH_SECTIONS[number];
 
 export function parseSections(argv: readonly string[]): readonly BenchSection[] {
@@ -122,6 +123,10 @@ export async function runBenchmarks(quick: boolean, log: (line: string) => void 
         if (sections.includes('startup')) {
             log('startup (building the apps it compares)…');
             figures.push(...await benchStartup({ quick, sandbox, workspace }, startupApps()));
+        }
+        if (sections.includes('image')) {
+            log('image: building it (scripts/image.sh), then its cold start…');
+            figures.push(...await benchImageStart({ quick, sandbox, workspace }));
         }
     } finally {
         for (const [key, value] of Object.entries(saved)) {

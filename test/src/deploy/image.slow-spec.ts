@@ -142,9 +142,11 @@ describe('The container image, started as the platforms start it', function (): 
     it('the entrypoint: a UID without a passwd entry gets a name and a writable home; a read-only image says what is not writable', async () => {
         const user = AS_KUBERNETES_RUNS_IT;
         const named = await runOnce([...user, IMAGE_REF, 'bash', '-c',
-            'echo "$(id -un) $HOME"; touch "$HOME/x" && echo home-writable; git config --global user.name tester && echo git-ok']);
+            'echo "$(id -un) $HOME"; touch "$HOME/x" && echo home-writable; git config --global user.name tester && echo git-ok;'
+            + ' echo "passwd: $(stat -c "%a %u" /etc/passwd), entries of this UID: $(grep -c ":$(id -u):" /etc/passwd)"']);
         expect(named.output, 'a name from nss_wrapper, the image\'s group-writable home').to.match(new RegExp(`^user-${ARBITRARY_UID} ${IMAGE.home}$`, 'm'));
         expect(named.output).to.include('home-writable').and.to.include('git-ok');
+        expect(named.output, 'the name comes from nss_wrapper, /etc/passwd stays root\'s').to.include('passwd: 644 0, entries of this UID: 0');
 
         const podmanEntry = await runOnce(['--user', `${ARBITRARY_UID}:0`, IMAGE_REF, 'bash', '-c', 'echo "$(id -un) $HOME"']);
         expect(podmanEntry.output.trim(), 'podman\'s own passwd entry, whose home would be the workspace').to.equal(`${ARBITRARY_UID} ${IMAGE.home}`);

@@ -154,6 +154,7 @@ cp packages/vscode-companion/vsix/ai-cli-companion.vsix "$root$vsix_path"
 cp LICENSE "$root$opt/LICENSE"
 install -m 0755 deploy/image/entrypoint.sh "$root/usr/local/bin/theia-cli-companion-entrypoint"
 
+# NO_BROWSER: nobody sees a browser opened inside a container; the CLIs then sign in with a URL or a code instead.
 revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 previous=$(podman image inspect --format '{{.Id}}' "$image" 2>/dev/null || true)
 container=$(buildah from --pull-never "$clis_image")
@@ -161,6 +162,7 @@ buildah add --quiet "$container" "$root" / >/dev/null
 buildah config \
     --user "$uid:0" --workingdir "$workspace" --port "$port/tcp" --stop-signal SIGTERM \
     --env LANG=C.UTF-8 --env SHELL=/bin/bash --env "THEIA_WORKSPACE=$workspace" --env "THEIA_PORT=$port" \
+    --env NO_BROWSER=1 \
     --entrypoint '["/usr/bin/tini", "--", "/usr/local/bin/theia-cli-companion-entrypoint"]' --cmd '' \
     --label org.opencontainers.image.title="Theia CLI Companion" \
     --label org.opencontainers.image.description="Eclipse Theia with IDE mode for Gemini CLI, Qwen Code and Claude Code, and ACP agents in Theia AI's chat" \

@@ -107,6 +107,7 @@ describe('The container image, started as the platforms start it', function (): 
         expect(config.Config.Entrypoint).to.deep.equal(['/usr/bin/tini', '--', '/usr/local/bin/theia-cli-companion-entrypoint']);
         expect(config.Config.Labels).to.include({ 'org.opencontainers.image.version': IMAGE.tag, 'org.opencontainers.image.licenses': 'EPL-2.0' });
         expect(config.Config.Labels['org.opencontainers.image.revision']).to.match(/^[0-9a-f]{40}$/);
+        expect(config.Config.Env, 'the CLIs sign in without a browser on the server').to.include('NO_BROWSER=1');
         const envNames = (config.Config.Env as string[]).map(entry => entry.split('=')[0]);
         expect(envNames.filter(name => /KEY|TOKEN|SECRET|PASSWORD|AUTH/i.test(name)), 'no credential in the image\'s environment').to.deep.equal([]);
 

@@ -1,21 +1,10 @@
 import { spawn } from 'child_process';
-import * as fs from 'fs';
 import * as path from 'path';
 import { REPO_ROOT } from '../hosts/theia-backend';
 import { trackProcess } from '../support/processes';
+import { IMAGE } from './deploy-files';
 
-/** The image's conventions, which scripts/image.sh and every manifest under deploy/ read. */
-export interface ImageConventions {
-    readonly name: string;
-    readonly tag: string;
-    readonly uid: number;
-    readonly port: number;
-    readonly home: string;
-    readonly workspace: string;
-    readonly vsix: string;
-}
-
-export const IMAGE: ImageConventions = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'deploy', 'image.json'), 'utf8'));
+export { IMAGE };
 export const IMAGE_REF = `localhost/${IMAGE.name}:${IMAGE.tag}`;
 
 export interface BuiltImage {

@@ -17,6 +17,8 @@ const ARBITRARY_UID = 1000770000;
  * (`--passwd`, its default), with the working folder as its home. The tests run it as Kubernetes does.
  */
 const AS_KUBERNETES_RUNS_IT = ['--user', `${ARBITRARY_UID}:0`, '--passwd=false'];
+/** What a window's terminals get so that a CLI started there joins that window. */
+const PORT_VARIABLES = ['GEMINI_CLI_IDE_SERVER_PORT', 'QWEN_CODE_IDE_SERVER_PORT', 'CLAUDE_CODE_SSE_PORT'];
 const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures');
 const CLIENT_MODULES = path.join(CLIENTS_ROOT, 'node_modules');
 
@@ -61,6 +63,18 @@ class ImageUnderTest {
             .catch(async error => { throw new Error(`${error.message}\n${await this.container.logs()}`); });
         this.inside = await this.container.rootfs();
         this.window = await TheiaWindow.open(this.sandbox, url, undefined, { theiaConfig: this.inside(path.join(IMAGE.home, '.theia')) });
+    }
+
+    /** Waits for the companion's status item, opens a terminal, and returns its environment with the three port variables checked. */
+    async terminalEnvironment(): Promise<Record<string, string>> {
+        await this.window.waitForStatus(/CLI/, 30_000);
+        await this.window.openTerminal();
+        const env = await this.window.terminalEnvironment();
+        for (const name of PORT_VARIABLES) {
+            expect(env[name], name).to.match(/^\d+$/);
+        }
+        expect(env.HOME).to.equal(IMAGE.home);
+        return env;
     }
 
     /** The real Gemini CLI IdeClient, run by the container's Node with a terminal's environment. */
@@ -169,13 +183,7 @@ describe('The container image, started as the platforms start it', function (): 
         after(() => ide.dispose());
 
         it('serves the workbench through the published port, with the companion\'s status item; a terminal has the three port variables', async () => {
-            await ide.window.waitForStatus(/CLI/, 30_000);
-            await ide.window.openTerminal();
-            env = await ide.window.terminalEnvironment();
-            for (const name of ['GEMINI_CLI_IDE_SERVER_PORT', 'QWEN_CODE_IDE_SERVER_PORT', 'CLAUDE_CODE_SSE_PORT']) {
-                expect(env[name], name).to.match(/^\d+$/);
-            }
-            expect(env.HOME).to.equal(IMAGE.home);
+            env = await ide.terminalEnvironment();
         });
 
         it('runs every process as uid 101; only the IDE\'s port listens beyond 127.0.0.1, the companion\'s servers on 127.0.0.1', async () => {
@@ -186,7 +194,7 @@ describe('The container image, started as the platforms start it', function (): 
             const open = listening.filter(socket => !['127.0.0.1', '::1'].includes(socket.address));
             expect(open.map(socket => socket.port), JSON.stringify(listening)).to.deep.equal([IMAGE.port]);
             const loopbackPorts = listening.filter(socket => socket.address === '127.0.0.1').map(socket => socket.port);
-            for (const name of ['GEMINI_CLI_IDE_SERVER_PORT', 'QWEN_CODE_IDE_SERVER_PORT', 'CLAUDE_CODE_SSE_PORT']) {
+            for (const name of PORT_VARIABLES) {
                 expect(loopbackPorts, name).to.include(Number(env[name]));
             }
         });
@@ -248,13 +256,7 @@ describe('The container image, started as the platforms start it', function (): 
         after(() => ide.dispose());
 
         it('serves the same workbench and terminal, as a named user with a writable home', async () => {
-            await ide.window.waitForStatus(/CLI/, 30_000);
-            await ide.window.openTerminal();
-            env = await ide.window.terminalEnvironment();
-            for (const name of ['GEMINI_CLI_IDE_SERVER_PORT', 'QWEN_CODE_IDE_SERVER_PORT', 'CLAUDE_CODE_SSE_PORT']) {
-                expect(env[name], name).to.match(/^\d+$/);
-            }
-            expect(env.HOME).to.equal(IMAGE.home);
+            env = await ide.terminalEnvironment();
             const marker = path.join(ide.sandbox.tmp, 'whoami');
             await ide.window.run(`echo "$(id -un) $(id -u) $(id -g)" > ${marker}; touch ${IMAGE.workspace}/written-by-any-uid`);
             expect(fs.readFileSync(marker, 'utf8').trim()).to.equal(`user-${ARBITRARY_UID} ${ARBITRARY_UID} 0`);

@@ -27,7 +27,7 @@ const PACKAGES = fs.readdirSync(path.join(import.meta.dirname, 'packages'));
 export default tseslint.config(
     { ignores: ['**/lib/**', '**/node_modules/**', 'browser-app/**', 'test/bench-apps/**', 'test-results/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
     {
-        files: ['packages/*/src/**/*.{ts,tsx}', 'test/src/**/*.ts', 'test/bench-floor/src/**/*.ts', 'test/theia-api-gap/src/**/*.ts'],
+        files: ['packages/*/src/**/*.{ts,tsx}', 'test/src/**/*.ts', 'test/bench-floor/src/**/*.ts', 'test/theia-api-gap/src/**/*.ts', 'test/theia-cloud-monitor-stand-in/src/**/*.ts'],
         extends: [tseslint.configs.base],
         languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
         plugins: { 'import-x': importX, '@stylistic': stylistic, 'theia-cli-companion': companion },

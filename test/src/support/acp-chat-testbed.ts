@@ -15,13 +15,15 @@ export class AcpChatTestbed {
     window: TheiaWindow;
     chat: AcpChat;
 
-    static install(files: Record<string, string>, prepare?: (sandbox: Sandbox, workspace: string) => void, theiaSettings?: Record<string, unknown>): AcpChatTestbed {
+    /** `app`: the backend's entry of another app than browser-app (one the test composes), asked for when the block starts. */
+    static install(files: Record<string, string>, prepare?: (sandbox: Sandbox, workspace: string) => void, theiaSettings?: Record<string, unknown>,
+        app?: () => string): AcpChatTestbed {
         const bed = new AcpChatTestbed();
         before(async () => {
             bed.sandbox = createSandbox(theiaSettings);
             bed.workspace = createWorkspace(bed.sandbox, 'project', files);
             prepare?.(bed.sandbox, bed.workspace);
-            bed.backend = new TheiaBackend(bed.sandbox, bed.workspace);
+            bed.backend = new TheiaBackend(bed.sandbox, bed.workspace, ...app ? [app()] : []);
             await bed.backend.start();
             bed.window = await TheiaWindow.open(bed.sandbox, bed.backend.url);
             bed.chat = new AcpChat(bed.window, bed.backend);

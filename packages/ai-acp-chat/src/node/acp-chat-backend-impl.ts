@@ -17,7 +17,7 @@ import { AcpFileSystemHost, AcpFileWindow } from './acp-file-system-host';
 import { AcpTerminalHost } from './acp-terminal-host';
 import { AcpTurnCheckpoints } from './acp-turn-checkpoints';
 import { messageOf } from './message-of';
-import { WindowAgentCredentials } from '@theia-cli-companion/ai-cli-core/lib/node';
+import { AgentWorkRegistry, WindowAgentCredentials } from '@theia-cli-companion/ai-cli-core/lib/node';
 import { SnapshotIncludeSchema } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { formatZodIssues } from '@theia-cli-companion/cli-process/lib/common';
 import { timingMark } from '@theia-cli-companion/cli-process/lib/node';
@@ -50,6 +50,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
     @inject(AcpAgentLauncher) protected readonly launcher: AcpAgentLauncher;
     @inject(WindowAgentCredentials) protected readonly windowCredentials: WindowAgentCredentials;
     @inject(AcpTurnCheckpoints) protected readonly checkpoints: AcpTurnCheckpoints;
+    @inject(AgentWorkRegistry) protected readonly agentWork: AgentWorkRegistry;
 
     protected client?: AcpChatClient;
     /** The agent each chat talks to now; every call naming the chat goes to it. */
@@ -276,6 +277,8 @@ export class AcpChatBackendImpl implements AcpChatBackend {
             await this.checkpoints.begin(chatSessionId, turn, chat.roots, chat.snapshotInclude);
         }
         chat.promptsRunning++;
+        // While the agent works on it, the workspace is kept awake (the platform would put it to sleep as idle).
+        const working = this.agentWork.begin(`a chat turn with ${chat.agentName}`);
         try {
             timingMark('acp-turn:prompt-to-agent');
             const response = await session.prompt(prompt);
@@ -283,6 +286,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
         } catch (error) {
             return { ok: false, message: messageOf(error) };
         } finally {
+            working.dispose();
             chat.promptsRunning--;
         }
     }

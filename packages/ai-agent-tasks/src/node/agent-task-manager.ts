@@ -4,6 +4,7 @@ import * as path from 'path';
 import { inject, injectable, named } from '@theia/core/shared/inversify';
 import { Emitter } from '@theia/core/lib/common/event';
 import { ILogger } from '@theia/core/lib/common/logger';
+import { Disposable } from '@theia/core/lib/common/disposable';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { EnvVariablesServer } from '@theia/core/lib/common/env-variables';
 import { BackendApplicationContribution } from '@theia/core/lib/node/backend-application';
@@ -14,7 +15,7 @@ import { findAbsoluteExecutable } from '@theia-cli-companion/cli-process/lib/nod
 import { CLI_CATALOGUE, describeError, installCommandOf, isPathWithin } from '@theia-cli-companion/cli-process/lib/common';
 import { AgentTaskStore } from './agent-task-store';
 import {
-    BlobStore, diskUsage, StorageUsageContribution, StoreGuard, WorkspaceSnapshot, WorkspaceSnapshotter, restoreSnapshotFile
+    AgentWorkRegistry, BlobStore, diskUsage, StorageUsageContribution, StoreGuard, WorkspaceSnapshot, WorkspaceSnapshotter, restoreSnapshotFile
 } from '@theia-cli-companion/ai-cli-core/lib/node';
 import type { StorageUsage } from '@theia-cli-companion/ai-cli-core/lib/common';
 
@@ -29,6 +30,8 @@ interface LiveTask {
     before?: WorkspaceSnapshot;
     /** Ignored files its snapshots record anyway. */
     snapshotInclude?: readonly string[];
+    /** Registered as agent work from its start to its end: the workspace is kept awake meanwhile. */
+    working?: Disposable;
 }
 
 /**
@@ -40,6 +43,7 @@ interface LiveTask {
 export class AgentTaskManager implements BackendApplicationContribution, StorageUsageContribution {
     @inject(ILogger) @named(AGENT_TASKS_LOGGER) protected readonly logger: ILogger;
     @inject(EnvVariablesServer) protected readonly envVariables: EnvVariablesServer;
+    @inject(AgentWorkRegistry) protected readonly agentWork: AgentWorkRegistry;
 
     protected readonly tasks = new Map<string, LiveTask>();
     protected storage?: Promise<{ store: AgentTaskStore; blobs: BlobStore; snapshots: WorkspaceSnapshotter }>;
@@ -101,6 +105,8 @@ export class AgentTaskManager implements BackendApplicationContribution, Storage
             id: crypto.randomUUID(), request, startedAt: Date.now(), state: 'preparing', changes: { state: 'pending' }, transcript: emptyTranscript()
         };
         const task: LiveTask = { detail, folder: await realFolder(request.cwd), snapshotInclude };
+        // Named by its folder, not its prompt: the name goes to the platform's activity log too.
+        task.working = this.agentWork.begin(`an agent task in ${path.basename(task.folder)}`);
         this.tasks.set(detail.id, task);
         await store.save(detail);
         this.changed(task);
@@ -172,6 +178,8 @@ export class AgentTaskManager implements BackendApplicationContribution, Storage
     }
 
     protected async finish(task: LiveTask, store: AgentTaskStore, end: Partial<AgentTaskDetail>): Promise<void> {
+        task.working?.dispose();
+        task.working = undefined;
         Object.assign(task.detail, end, { endedAt: Date.now(), retry: undefined });
         task.process = undefined;
         await store.save(task.detail).catch(error => this.logger.error(`Agent task ${task.detail.id} could not be stored: ${error}`));

@@ -9,6 +9,7 @@ import { EnvVariablesServer } from '@theia/core/lib/common/env-variables';
 import { expectStillServing, HostileFiles, within } from '@theia-cli-companion/safe-files/lib/node/test';
 import { AgentTaskDetail, FileChange } from '../common/agent-task-protocol';
 import { AgentTaskManager } from './agent-task-manager';
+import { AgentWorkRegistry } from '@theia-cli-companion/ai-cli-core/lib/node';
 
 /**
  * Reverting a task's change writes only inside the task's folder: a folder on the way swapped for a
@@ -37,6 +38,7 @@ describe('AgentTaskManager.revert and keep', function (): void {
         const container = new Container();
         container.bind(ILogger).toConstantValue(logger);
         container.bind(EnvVariablesServer).toConstantValue({ getConfigDirUri: async () => FileUri.create(path.join(base, 'config')).toString() } as EnvVariablesServer);
+        container.bind(AgentWorkRegistry).toSelf().inSingletonScope();
         container.bind(AgentTaskManager).toSelf().inSingletonScope();
         manager = container.get(AgentTaskManager);
     });

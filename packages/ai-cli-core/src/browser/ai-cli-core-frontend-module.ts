@@ -38,6 +38,7 @@ import { ChangeToolbarContribution } from './review-changes/change-toolbar-contr
 import { PendingReviewWidget } from './pending-review/pending-review-widget';
 import { PendingReviewSource } from './pending-review/pending-review-source';
 import { StatusViewSection } from './status-view/status-view-section';
+import { bindKeepAwake } from './keep-awake/keep-awake-bindings';
 import { PendingReviewViewContribution } from './pending-review/pending-review-view-contribution';
 import { ReviewPaceSettings } from './diff-review/review-pace-settings';
 import { ReviewPaceCommandContribution } from './pending-review/review-pace-command-contribution';
@@ -107,4 +108,5 @@ export default new ContainerModule(bind => {
     bindViewContribution(bind, PendingReviewViewContribution);
     bind(ReviewPaceCommandContribution).toSelf().inSingletonScope();
     bind(CommandContribution).toService(ReviewPaceCommandContribution);
+    bindKeepAwake(bind);
 });

@@ -7,6 +7,7 @@ export * from './diff-review/reviewed-proposal';
 export * from './diff-review/applied-changes';
 export * from './diff-review/review-pace-settings';
 export * from './editor-context-tracker';
+export * from './keep-awake/keep-awake-client-impl';
 export * from './window-server-service';
 export * from './snapshots/snapshot-include-settings';
 export * from './untrusted-workspace/execution-settings';

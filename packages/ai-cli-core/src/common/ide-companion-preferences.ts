@@ -5,6 +5,7 @@ import { PreferenceProxy, createPreferenceProxy } from '@theia/core/lib/common/p
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import { PreferenceScope } from '@theia/core/lib/common/preferences/preference-scope';
 import { SNAPSHOT_INCLUDE_PREF } from './snapshot-include';
+import { KEEP_AWAKE_DEFAULT_INTERVAL_SECONDS, KEEP_AWAKE_MAX_INTERVAL_SECONDS, KEEP_AWAKE_MIN_INTERVAL_SECONDS } from './keep-awake-protocol';
 import { CLI_FLAVOUR_DISPLAY_NAMES, CLI_FLAVOUR_IDS, CLI_FLAVOUR_PACKAGES, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
 import { ACP_REVIEW_PACE_SETTING, REVIEW_PACES, ReviewPace } from '@theia-cli-companion/ide-companion-server/lib/common';
 
@@ -19,6 +20,8 @@ export { ReviewPace, REVIEW_PACES };
 /** The pace of the proposals ACP agents make in Theia's chat (their permission diffs). */
 export const ACP_REVIEW_PACE_PREF = ACP_REVIEW_PACE_SETTING;
 export const REVIEW_NOTIFY_QUEUED_PREF = 'aiCliCompanion.review.notifyQueued';
+export const KEEP_AWAKE_COMMAND_PREF = 'aiCliCompanion.keepAwake.command';
+export const KEEP_AWAKE_INTERVAL_PREF = 'aiCliCompanion.keepAwake.intervalSeconds';
 
 /** `aiCliCompanion.<flavour>.enabled|command|args`: one group per CLI. */
 export const flavourPreference = (flavour: CliFlavourId, key: 'enabled' | 'command' | 'args' | 'reviewPace') => `aiCliCompanion.${flavour}.${key}`;
@@ -132,6 +135,24 @@ export const ideCompanionPreferenceSchema: PreferenceSchema = {
             type: 'boolean',
             default: false,
             description: nls.localize('theia-cli-companion/cli-core/notifyQueued', 'Show a notification when a proposed change is queued for review.')
+        },
+        [KEEP_AWAKE_COMMAND_PREF]: {
+            type: 'string',
+            // What runs is the user's choice alone: KeepAwakeClientImpl reads it through ExecutionSettings.
+            scope: PreferenceScope.User,
+            default: '',
+            description: nls.localize('theia-cli-companion/cli-core/keepAwakeCommand',
+                // eslint-disable-next-line @stylistic/max-len -- an nls default text is one string literal, and this one alone is longer than a line
+                'The id of an IDE command that tells your platform the workspace is in use, run while an agent works (a chat turn, an agent task) so that it does not put the workspace to sleep. Theia Cloud\'s monitor command is run by itself when it is there. User settings only: a workspace cannot set it.')
+        },
+        [KEEP_AWAKE_INTERVAL_PREF]: {
+            type: 'number',
+            scope: PreferenceScope.User,
+            default: KEEP_AWAKE_DEFAULT_INTERVAL_SECONDS,
+            minimum: KEEP_AWAKE_MIN_INTERVAL_SECONDS,
+            maximum: KEEP_AWAKE_MAX_INTERVAL_SECONDS,
+            description: nls.localize('theia-cli-companion/cli-core/keepAwakeInterval',
+                'How often (seconds) activity is reported while an agent works. Nothing is reported while no agent works. User settings only.')
         }
     }
 };
@@ -150,6 +171,8 @@ export type IdeCompanionConfiguration = FlavourConfiguration & {
     [ACP_REVIEW_PACE_PREF]: ReviewPace;
     [REVIEW_NOTIFY_QUEUED_PREF]: boolean;
     [SNAPSHOT_INCLUDE_PREF]: string[];
+    [KEEP_AWAKE_COMMAND_PREF]: string;
+    [KEEP_AWAKE_INTERVAL_PREF]: number;
 };
 
 export const IdeCompanionPreferenceContribution = Symbol('IdeCompanionPreferenceContribution');

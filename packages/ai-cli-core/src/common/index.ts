@@ -3,6 +3,7 @@
 export * from '@theia-cli-companion/ide-companion-server/lib/common';
 export * from './ide-companion-preferences';
 export * from './ide-companion-protocol';
+export * from './keep-awake-protocol';
 export * from './snapshot-file-change';
 export * from './snapshot-include';
 export * from './storage-usage-protocol';

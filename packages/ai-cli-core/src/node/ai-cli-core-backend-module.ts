@@ -14,6 +14,13 @@ import { WindowServerRegistry } from './window-server-registry';
 import { WindowModuleContribution } from './window-module-contribution';
 import { StorageUsageContribution } from './storage-usage-contribution';
 import { StorageUsageServiceImpl } from './storage-usage-service-impl';
+import { KeepAwakeBackend, KeepAwakeClient, keepAwakeServicePath } from '../common/keep-awake-protocol';
+import { AgentWorkRegistry } from './keep-awake/agent-work-registry';
+import { KeepAwakeBackendImpl } from './keep-awake/keep-awake-backend-impl';
+import { KeepAwakeService } from './keep-awake/keep-awake-service';
+import { TheiaCloudSessionReporter } from './keep-awake/theia-cloud-session-reporter';
+import { WindowCommandReporter } from './keep-awake/window-command-reporter';
+import { WorkspaceActivityReporter } from './keep-awake/workspace-activity-reporter';
 
 const windowConnectionModule = ConnectionContainerModule.create(({ bind, bindBackendService }) => {
     bind(IdeCompanionBackendImpl).toSelf().inSingletonScope();
@@ -25,6 +32,13 @@ const windowConnectionModule = ConnectionContainerModule.create(({ bind, bindBac
             client.onDidCloseConnection(() => (service as unknown as IdeCompanionBackendImpl).dispose());
             return service;
         });
+    bind(KeepAwakeBackendImpl).toSelf().inSingletonScope();
+    bind(KeepAwakeBackend).toService(KeepAwakeBackendImpl);
+    bindBackendService<KeepAwakeBackend, KeepAwakeClient>(keepAwakeServicePath, KeepAwakeBackend, (service, client: RpcProxy<KeepAwakeClient>) => {
+        service.setClient(client);
+        client.onDidCloseConnection(() => (service as KeepAwakeBackendImpl).dispose());
+        return service;
+    });
 });
 
 export default new ContainerModule(bind => {
@@ -39,4 +53,13 @@ export default new ContainerModule(bind => {
     bind(StorageUsageServiceImpl).toSelf().inSingletonScope();
     bind(StorageUsageService).toService(StorageUsageServiceImpl);
     bind(ConnectionHandler).toDynamicValue(ctx => new RpcConnectionHandler(storageUsageServicePath, () => ctx.container.get(StorageUsageService))).inSingletonScope();
+    // The chat's turns and agent tasks register their work; while any runs, the platform hears of activity.
+    bind(AgentWorkRegistry).toSelf().inSingletonScope();
+    bindContributionProvider(bind, WorkspaceActivityReporter);
+    bind(WindowCommandReporter).toSelf().inSingletonScope();
+    bind(WorkspaceActivityReporter).toService(WindowCommandReporter);
+    bind(TheiaCloudSessionReporter).toSelf().inSingletonScope();
+    bind(WorkspaceActivityReporter).toService(TheiaCloudSessionReporter);
+    bind(KeepAwakeService).toSelf().inSingletonScope();
+    bind(BackendApplicationContribution).toService(KeepAwakeService);
 });

@@ -2,9 +2,9 @@ import { inject, injectable } from '@theia/core/shared/inversify';
 import { ApplicationServer } from '@theia/core/lib/common/application-protocol';
 import { PreferenceService } from '@theia/core/lib/common/preferences/preference-service';
 import { CLI_FLAVOUR_IDS, CliFlavourId } from '@theia-cli-companion/ai-cli-ide-protocol/lib/common';
-import { IdeCompanionBackend, flavourPreference, ideCompanionPreferenceSchema } from '@theia-cli-companion/ai-cli-core/lib/common';
+import { IdeCompanionBackend, KeepAwakeBackend, KeepAwakeState, flavourPreference, ideCompanionPreferenceSchema } from '@theia-cli-companion/ai-cli-core/lib/common';
 import { buildDiagnosticReport, cliCommandLine } from '@theia-cli-companion/ide-companion-server/lib/common';
-import { CompanionOutput, EditorContextTracker, WindowServerService } from '@theia-cli-companion/ai-cli-core/lib/browser';
+import { CompanionOutput, EditorContextTracker, KeepAwakeClientImpl, WindowServerService } from '@theia-cli-companion/ai-cli-core/lib/browser';
 
 const REPORTED_PACKAGES = ['@theia-cli-companion/ai-cli-ide-companion', '@theia-cli-companion/ai-cli-ide-protocol', '@theia/core'];
 
@@ -18,13 +18,16 @@ export class DiagnosticReportService {
     @inject(PreferenceService) protected readonly preferences: PreferenceService;
     @inject(CompanionOutput) protected readonly output: CompanionOutput;
     @inject(EditorContextTracker) protected readonly tracker: EditorContextTracker;
+    @inject(KeepAwakeBackend) protected readonly keepAwakeBackend: KeepAwakeBackend;
+    @inject(KeepAwakeClientImpl) protected readonly keepAwakeWindow: KeepAwakeClientImpl;
 
     async build(): Promise<string> {
         const state = this.companion.state;
-        const [extensions, backendOs, executables] = await Promise.all([
+        const [extensions, backendOs, executables, keepAwake] = await Promise.all([
             this.applicationServer.getExtensionsInfos().catch(() => []),
             this.applicationServer.getBackendOS().then(String).catch(() => 'unknown'),
-            this.findExecutables()
+            this.findExecutables(),
+            this.keepAwakeBackend.state().catch(() => undefined)
         ]);
         const versions: Record<string, string> = {};
         for (const name of REPORTED_PACKAGES) {
@@ -44,8 +47,20 @@ export class DiagnosticReportService {
             executables,
             preferences,
             events: this.output.events,
-            tracking: this.tracker.stats
+            tracking: this.tracker.stats,
+            keepAwake: keepAwake && this.keepAwakeReport(keepAwake)
         });
+    }
+
+    protected keepAwakeReport(state: KeepAwakeState): NonNullable<Parameters<typeof buildDiagnosticReport>[0]['keepAwake']> {
+        const last = state.lastReportAt === undefined ? undefined
+            : `${new Date(state.lastReportAt).toISOString()} through ${state.mechanisms.join(', ') || 'nothing'}${state.problem ? ` (${state.problem})` : ''}`;
+        return {
+            work: state.work,
+            mechanisms: [...state.backendMechanisms, ...this.keepAwakeWindow.availableMechanisms()],
+            intervalSeconds: state.intervalSeconds,
+            ...last ? { lastReport: last } : {}
+        };
     }
 
     protected async findExecutables(): Promise<Partial<Record<CliFlavourId, string>>> {

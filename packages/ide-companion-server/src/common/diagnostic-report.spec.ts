@@ -44,6 +44,21 @@ describe('buildDiagnosticReport', () => {
         }
     });
 
+    it('names what keeps the workspace awake: the agents working, the ways to tell the platform, the interval, the last report', () => {
+        const report = buildDiagnosticReport({
+            ...input, keepAwake: {
+                work: ['a chat turn with Gemini'], mechanisms: ['Theia Cloud monitor command'], intervalSeconds: 60,
+                lastReport: '2026-11-29T11:59:00.000Z through Theia Cloud monitor command'
+            }
+        });
+        expect(report).to.contain(['## Keeping the workspace awake', '', '- Agents working: a chat turn with Gemini',
+            '- Ways to tell the platform: Theia Cloud monitor command', '- Interval: 60 s',
+            '- Last report: 2026-11-29T11:59:00.000Z through Theia Cloud monitor command'].join('\n'));
+        const idle = buildDiagnosticReport({ ...input, keepAwake: { work: [], mechanisms: [], intervalSeconds: 60 } });
+        expect(idle).to.contain('- Agents working: none (nothing is reported)\n- Ways to tell the platform: none found here');
+        expect(buildDiagnosticReport(input)).not.to.contain('## Keeping the workspace awake');
+    });
+
     it('says so when no server runs', () => {
         const report = buildDiagnosticReport({ ...input, state: 'disabled', status: undefined });
         expect(report).to.contain('- State: disabled');

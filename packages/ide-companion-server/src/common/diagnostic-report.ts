@@ -14,6 +14,13 @@ export interface DiagnosticReportInput {
     readonly executables: Readonly<Partial<Record<CliFlavourId, string>>>;
     readonly preferences: Readonly<Record<string, unknown>>;
     readonly events: readonly WindowEvent[];
+    /** Keeping the workspace awake while agents work: what works now, the ways to tell the platform, the last report. */
+    readonly keepAwake?: {
+        readonly work: readonly string[];
+        readonly mechanisms: readonly string[];
+        readonly intervalSeconds: number;
+        readonly lastReport?: string;
+    };
     /** What tracking the editor has cost this window since it opened. */
     readonly tracking?: { readonly editorEvents: number; readonly busyMs: number; readonly updatesSent: number };
 }
@@ -64,6 +71,7 @@ export function buildDiagnosticReport(input: DiagnosticReportInput): string {
     for (const [id, where] of Object.entries(input.executables)) {
         lines.push(`- ${CLI_FLAVOUR_DISPLAY_NAMES[id as CliFlavourId]}: ${where}`);
     }
+    lines.push(...keepAwakeLines(input.keepAwake));
     if (input.tracking) {
         const { editorEvents, busyMs, updatesSent } = input.tracking;
         lines.push('', '## Editor tracking', '',
@@ -81,4 +89,16 @@ export function buildDiagnosticReport(input: DiagnosticReportInput): string {
     }
     lines.push('```', '');
     return lines.join('\n');
+}
+
+function keepAwakeLines(keepAwake: DiagnosticReportInput['keepAwake']): string[] {
+    if (!keepAwake) {
+        return [];
+    }
+    const { work, mechanisms, intervalSeconds, lastReport } = keepAwake;
+    return ['', '## Keeping the workspace awake', '',
+        `- Agents working: ${work.length ? work.join(', ') : 'none (nothing is reported)'}`,
+        `- Ways to tell the platform: ${mechanisms.length ? mechanisms.join(', ') : 'none found here'}`,
+        `- Interval: ${intervalSeconds} s`,
+        ...lastReport ? [`- Last report: ${lastReport}`] : []];
 }

@@ -9,7 +9,7 @@ import processBackendModule from '@theia/process/lib/node/process-backend-module
 import { EnvVariablesServer } from '@theia/core/lib/common/env-variables';
 import { FileUri } from '@theia/core/lib/common/file-uri';
 import { bindContributionProvider } from '@theia/core/lib/common/contribution-provider';
-import { IdeCompanionBackendImpl, WindowAgentCredentials, WindowServerRegistry, WindowModuleContribution } from '@theia-cli-companion/ai-cli-core/lib/node';
+import { AgentWorkRegistry, IdeCompanionBackendImpl, WindowAgentCredentials, WindowServerRegistry, WindowModuleContribution } from '@theia-cli-companion/ai-cli-core/lib/node';
 import { GeminiCliFlavour } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node';
 import { useTemporaryHome } from '@theia-cli-companion/ai-cli-ide-protocol/lib/node/test';
 import { AcpChatClient, AcpQuestion, AcpQuestionAnswer } from '../../common/acp-chat-protocol';
@@ -117,6 +117,7 @@ export class AcpBackendTestbed {
         container.bind(WindowAgentCredentials).toService(IdeCompanionBackendImpl);
         container.bind(EnvVariablesServer).toConstantValue({ getConfigDirUri: async () => FileUri.create(path.join(base, 'config')).toString() } as EnvVariablesServer);
         container.bind(AcpTurnCheckpoints).toSelf().inSingletonScope();
+        container.bind(AgentWorkRegistry).toSelf().inSingletonScope();
         container.bind(AcpChatBackendImpl).toSelf().inSingletonScope();
         return container;
     }

@@ -8,6 +8,7 @@ import { AcpFileSystemHost, AcpFileWindow } from './acp-file-system-host';
 import { AcpTerminalHost } from './acp-terminal-host';
 import { agentLaunchEnvironment } from './agent-launch-environment';
 import { timingMark } from '@theia-cli-companion/cli-process/lib/node';
+import { AgentWorkRegistry } from '@theia-cli-companion/ai-cli-core/lib/node';
 
 /** How a launched agent reaches its chat: asked on every request, since the chat may change agent meanwhile. */
 export interface AcpAgentRoute {
@@ -32,6 +33,7 @@ export class AcpAgentLauncher {
     @inject(ILogger) @named('ai-acp-chat:AcpChatBackend') protected readonly logger: ILogger;
     @inject(AcpTerminalHost) protected readonly terminals: AcpTerminalHost;
     @inject(AcpFileSystemHost) protected readonly files: AcpFileSystemHost;
+    @inject(AgentWorkRegistry) protected readonly agentWork: AgentWorkRegistry;
 
     /** `request.roots` must be resolved already (symlinks): the agent's paths are judged against them. */
     launch(request: StartAcpSessionRequest, route: AcpAgentRoute): AcpAgent {
@@ -52,6 +54,7 @@ export class AcpAgentLauncher {
 
     protected services(request: StartAcpSessionRequest, route: AcpAgentRoute): AcpClientServices {
         const chatSessionId = request.chatSessionId;
+        const questions = new AcpAgentQuestions(chatSessionId, route).services();
         return {
             // The window renders a few screens of a tool's output however long it is; the rest stays here, on demand.
             onUpdate: (_session, update, toolCall) => {
@@ -69,7 +72,7 @@ export class AcpAgentLauncher {
                 if (!client || !route.isCurrent()) {
                     return { outcome: 'cancelled' };
                 }
-                return client.askPermission(chatSessionId, params, boundToolCall(toolCall).state);
+                return this.whileTheUserAnswers(chatSessionId, () => client.askPermission(chatSessionId, params, boundToolCall(toolCall).state));
             },
             readTextFile: async (_session, params) => {
                 route.checkCurrent();
@@ -82,8 +85,19 @@ export class AcpAgentLauncher {
             terminals: this.terminalServices(request, route),
             // The chat nests a subagent's work under the tool call that started it (AcpSubagentActivity).
             showsSubagents: true,
-            ...new AcpAgentQuestions(chatSessionId, route).services()
+            ...questions,
+            askQuestion: (session, params, signal) => this.whileTheUserAnswers(chatSessionId, () => questions.askQuestion(session, params, signal))
         };
+    }
+
+    /** A turn waiting for the user's answer is not agent work: the workspace is not kept awake for it meanwhile. */
+    protected async whileTheUserAnswers<T>(chatSessionId: string, answer: () => Promise<T>): Promise<T> {
+        const waiting = this.agentWork.waitForUser(chatSessionId);
+        try {
+            return await answer();
+        } finally {
+            waiting.dispose();
+        }
     }
 
     protected terminalServices(request: StartAcpSessionRequest, route: AcpAgentRoute): NonNullable<AcpClientServices['terminals']> {

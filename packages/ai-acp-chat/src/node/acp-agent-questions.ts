@@ -22,7 +22,7 @@ export class AcpAgentQuestions {
 
     constructor(protected readonly chatSessionId: string, protected readonly route: QuestionRoute) { }
 
-    services(): Pick<AcpClientServices, 'askQuestion' | 'onQuestionComplete'> {
+    services(): Required<Pick<AcpClientServices, 'askQuestion' | 'onQuestionComplete'>> {
         return {
             askQuestion: (_session, params, signal) => this.ask(params, signal),
             onQuestionComplete: elicitationId => {

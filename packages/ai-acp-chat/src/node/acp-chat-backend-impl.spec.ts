@@ -4,7 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { Container } from '@theia/core/shared/inversify';
 import { FileUri } from '@theia/core/lib/common/file-uri';
-import { IdeCompanionBackendImpl } from '@theia-cli-companion/ai-cli-core/lib/node';
+import { AgentWorkRegistry, IdeCompanionBackendImpl } from '@theia-cli-companion/ai-cli-core/lib/node';
 import { until } from '@theia-cli-companion/ide-companion-server/lib/node/test';
 import { AcpChatBackendImpl } from './acp-chat-backend-impl';
 import { AcpBackendTestbed, FAKE_AGENT, expectRejected } from './test/acp-backend-testbed';
@@ -41,6 +41,26 @@ describe('AcpChatBackendImpl', function (): void {
         expect(whole?.split('\n')).to.have.length(50000);
         expect(whole?.split('\n')[49999]).to.equal('output line 50000');
         expect(await backend.toolOutput('chat-1', 'no-such-call')).to.equal(undefined);
+    });
+
+    it('counts a turn as agent work while it runs, not while it waits for the user\'s permission or answer (the workspace may sleep then)', async () => {
+        await start();
+        const work = container.get(AgentWorkRegistry);
+        const seen: string[] = [];
+        const listener = work.onDidChange(() => seen.push(work.current().join(', ') || 'idle'));
+        bed.onAskPermission = async request => {
+            seen.push(`permission asked: ${work.current().join(', ') || 'idle'}`);
+            return { outcome: 'selected', optionId: request.options.find(option => option.kind === 'allow_once')!.optionId };
+        };
+        bed.onAskQuestion = async () => {
+            seen.push(`question asked: ${work.current().join(', ') || 'idle'}`);
+            return { action: 'decline' };
+        };
+        await backend.prompt('chat-1', [{ type: 'text', text: `write ${path.join(root, 'w.txt')} hello` }]);
+        await backend.prompt('chat-1', [{ type: 'text', text: 'question text' }]);
+        listener.dispose();
+        const turn = 'a chat turn with Fake';
+        expect(seen).to.deep.equal([turn, 'idle', 'permission asked: idle', turn, 'idle', turn, 'idle', 'question asked: idle', turn, 'idle']);
     });
 
     it('tells the window of a request the agent made that the client does not serve; the turn ends as usual', async () => {

@@ -278,7 +278,7 @@ export class AcpChatBackendImpl implements AcpChatBackend {
         }
         chat.promptsRunning++;
         // While the agent works on it, the workspace is kept awake (the platform would put it to sleep as idle).
-        const working = this.agentWork.begin(`a chat turn with ${chat.agentName}`);
+        const working = this.agentWork.begin(`a chat turn with ${chat.agentName}`, chatSessionId);
         try {
             timingMark('acp-turn:prompt-to-agent');
             const response = await session.prompt(prompt);

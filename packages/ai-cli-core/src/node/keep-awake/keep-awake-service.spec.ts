@@ -195,6 +195,25 @@ describe('KeepAwakeService: activity is reported while an agent works, and only 
     });
 });
 
+describe('AgentWorkRegistry: work waiting for the user is not work', () => {
+    it('leaves out the work of an owner while any of its waits is open, and only that owner\'s', () => {
+        const work = new AgentWorkRegistry();
+        const chat = work.begin('a chat turn with Gemini', 'chat-1');
+        const task = work.begin('an agent task in app');
+        const permission = work.waitForUser('chat-1');
+        const question = work.waitForUser('chat-1');
+        expect(work.current()).to.deep.equal(['an agent task in app']);
+        permission.dispose();
+        permission.dispose();
+        expect(work.current(), 'one wait still open; a second dispose changes nothing').to.deep.equal(['an agent task in app']);
+        question.dispose();
+        expect(work.current()).to.deep.equal(['a chat turn with Gemini', 'an agent task in app']);
+        chat.dispose();
+        task.dispose();
+        expect(work.current()).to.deep.equal([]);
+    });
+});
+
 describe('theiaCloudSessionOf: the Theia Cloud session from the environment Theia Cloud gives its pods', () => {
     it('needs the service URL (http or https), the session name and the app\'s token (or the older app id)', () => {
         const env = { THEIACLOUD_SERVICE_URL: 'https://service.example.com', THEIACLOUD_SESSION_NAME: 's', THEIACLOUD_SERVICE_AUTH_TOKEN: 't' };

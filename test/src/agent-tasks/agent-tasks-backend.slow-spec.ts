@@ -7,6 +7,7 @@ import { EnvVariablesServer } from '@theia/core/lib/common/env-variables';
 import { EnvVariablesServerImpl } from '@theia/core/lib/node/env-variables';
 import { AgentTaskDetail, AgentTaskSummary } from '@theia-cli-companion/ai-agent-tasks/lib/common';
 import { AgentTaskManager } from '@theia-cli-companion/ai-agent-tasks/lib/node';
+import { AgentWorkRegistry } from '@theia-cli-companion/ai-cli-core/lib/node';
 import { StreamJsonLine, assistantText } from '@theia-cli-companion/gemini-headless-protocol/lib/common';
 import { MockGeminiApi } from '../mocks/mock-gemini-api';
 import { prepareGeminiAcp } from '../clis/gemini-acp-setup';
@@ -53,6 +54,7 @@ describe('agent tasks backend (real gemini -p --output-format stream-json)', fun
         const logger = { debug: log, info: log, warn: log, error: log, log, isDebug: async () => false, child: () => logger } as unknown as ILogger;
         container.bind(ILogger).toConstantValue(logger);
         container.bind(EnvVariablesServer).toConstantValue(new EnvVariablesServerImpl());
+        container.bind(AgentWorkRegistry).toSelf().inSingletonScope();
         container.bind(AgentTaskManager).toSelf().inSingletonScope();
         return container.get(AgentTaskManager);
     }

@@ -93,15 +93,6 @@ export class PodmanContainer {
         return child;
     }
 
-    /** The numeric UIDs of the container's processes, from the host's view of them. */
-    async processUids(): Promise<{ uid: string; command: string }[]> {
-        const rows = (await podman(['top', this.id, 'huser', 'args'])).trim().split('\n');
-        return rows.filter(row => row.trim()).map(row => {
-            const [uid, ...command] = row.trim().split(/\s+/);
-            return { uid, command: command.join(' ') };
-        });
-    }
-
     /** The TCP sockets listening inside the container: address and port. */
     async listening(): Promise<{ address: string; port: number }[]> {
         const tables = await this.exec('cat /proc/net/tcp /proc/net/tcp6');
